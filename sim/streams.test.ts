@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createRng, createStreams, type Rng } from './streams.js'
+
+const draw = (rng: Rng, count: number): number[] => Array.from({ length: count }, () => rng.nextU32())
+
+describe('createStreams', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('gives the same sequences for the same seed', () => {
+    const a = createStreams(42)
+    const b = createStreams(42)
+    expect(draw(a.schedule, 20)).toEqual(draw(b.schedule, 20))
+    expect(draw(a.faults, 20)).toEqual(draw(b.faults, 20))
+    expect(draw(a.stream('model'), 20)).toEqual(draw(b.stream('model'), 20))
+  })
+
+  it('treats a numeric seed and its string form as the same seed', () => {
+    expect(draw(createStreams(7).program, 5)).toEqual(draw(createStreams('7').program, 5))
+  })
+
+  it('gives different sequences for different seeds and different names', () => {
+    const s = createStreams(1)
+    const seqs = [s.schedule, s.program, s.faults, s.stream('other'), createStreams(2).schedule].map((r) => draw(r, 8).join(','))
+    expect(new Set(seqs).size).toBe(seqs.length)
+  })
+
+  it('keeps each stream unperturbed by draws from, or creation of, other streams', () => {
+    const alone = createStreams('root')
+    const expected = draw(alone.schedule, 50)
+
+    const busy = createStreams('root')
+    const got: number[] = []
+    for (let i = 0; i < 50; i++) {
+      got.push(busy.schedule.nextU32())
+      busy.faults.int(3)
+      busy.stream(`new-knob-${i % 3}`).float()
+    }
+    expect(got).toEqual(expected)
+  })
+
+  it('returns the same advancing stream when a name is asked for twice', () => {
+    const s = createStreams(3)
+    const first = s.stream('x').nextU32()
+    const second = s.stream('x').nextU32()
+    const fresh = createStreams(3).stream('x')
+    expect([first, second]).toEqual(draw(fresh, 2))
+    expect(s.stream('schedule')).toBe(s.schedule)
+  })
+
+  it('pins the first draws of a known seed, so a generator change is a deliberate diff', () => {
+    const s = createStreams('pinned')
+    expect([s.schedule.int(1000), s.schedule.int(1000), s.program.int(1000), s.faults.int(1000)]).toMatchInlineSnapshot(`
+      [
+        970,
+        382,
+        996,
+        442,
+      ]
+    `)
+  })
+
+  it('never calls Math.random', () => {
+    vi.spyOn(Math, 'random').mockImplementation(() => {
+      throw new Error('Math.random was called')
+    })
+    const s = createStreams('no-math-random')
+    s.schedule.int(10)
+    s.program.float()
+    s.faults.bool(0.5)
+    s.stream('z').pick([1, 2, 3])
+    expect(Math.random).not.toHaveBeenCalled()
+  })
+})
+
+describe('Rng', () => {
+  it('int(n) stays in [0, n) and covers every value roughly uniformly', () => {
+    const rng = createRng('uniform', 'test')
+    const n = 6
+    const counts = new Array<number>(n).fill(0)
+    const total = 60_000
+    let outOfRange = 0
+    for (let i = 0; i < total; i++) {
+      const v = rng.int(n)
+      if (!(Number.isInteger(v) && v >= 0 && v < n)) outOfRange++
+      else counts[v]!++
+    }
+    expect(outOfRange).toBe(0)
+    // With 10_000 expected per bucket, a deviation of 500 is about 5 standard deviations.
+    for (const c of counts) expect(Math.abs(c - total / n)).toBeLessThan(500)
+  })
+
+  it('int(n) handles the extremes 1 and 2^32', () => {
+    const rng = createRng('extremes', 'test')
+    expect(rng.int(1)).toBe(0)
+    const v = rng.int(2 ** 32)
+    expect(v).toBeGreaterThanOrEqual(0)
+    expect(v).toBeLessThan(2 ** 32)
+  })
+
+  it.each([0, -1, 2.5, Number.NaN, 2 ** 32 + 1])('int(%s) throws a RangeError naming n', (n) => {
+    const rng = createRng('bad', 'test')
+    expect(() => rng.int(n)).toThrow(RangeError)
+    expect(() => rng.int(n)).toThrow(`n=${String(n)}`)
+  })
+
+  it('float() is in [0, 1) and bool(p) honours the extremes', () => {
+    const rng = createRng('float', 'test')
+    for (let i = 0; i < 1000; i++) {
+      const f = rng.float()
+      expect(f >= 0 && f < 1).toBe(true)
+      expect(rng.bool(0)).toBe(false)
+      expect(rng.bool(1)).toBe(true)
+    }
+    expect(() => rng.bool(1.5)).toThrow('p=1.5')
+  })
+
+  it('pick() returns an element and refuses an empty array', () => {
+    const rng = createRng('pick', 'test')
+    const items = ['a', 'b', 'c'] as const
+    const seen = new Set<string>()
+    for (let i = 0; i < 100; i++) seen.add(rng.pick(items))
+    expect([...seen].sort()).toEqual(['a', 'b', 'c'])
+    expect(() => rng.pick([])).toThrow(RangeError)
+  })
+})

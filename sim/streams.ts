@@ -1,0 +1,135 @@
+/**
+ * Seeded random streams.
+ *
+ * One root seed per run is split into named streams (`schedule`, `program`,
+ * `faults`, and any other name) so that adding a knob that draws from a new
+ * stream never shifts the numbers another stream produces. Nothing here reads
+ * `Math.random`: every stream is a pure function of (root seed, name).
+ *
+ * @module
+ */
+import seedrandom from 'seedrandom'
+
+/** A deterministic source of random numbers. */
+export interface Rng {
+  /** A uniformly distributed unsigned 32-bit integer. */
+  nextU32(): number
+  /**
+   * A uniformly distributed integer in `[0, n)`, without modulo bias.
+   * @throws RangeError when `n` is not an integer in `[1, 2^32]`.
+   */
+  int(n: number): number
+  /** A uniformly distributed float in `[0, 1)` with 53 random bits. */
+  float(): number
+  /**
+   * `true` with probability `p`.
+   * @throws RangeError when `p` is not a number in `[0, 1]`.
+   */
+  bool(p: number): boolean
+  /**
+   * A uniformly chosen element of `items`.
+   * @throws RangeError when `items` is empty.
+   */
+  pick<T>(items: readonly T[]): T
+}
+
+/** The named streams of one root seed. */
+export interface Streams {
+  /** The root seed, as a string (a numeric seed `42` and `"42"` are the same seed). */
+  readonly seed: string
+  /** Scheduling decisions. */
+  readonly schedule: Rng
+  /** Program generation. */
+  readonly program: Rng
+  /** Fault injection. */
+  readonly faults: Rng
+  /**
+   * The stream with this name, created on first use and then shared: asking
+   * twice for the same name returns the same, already advanced, stream.
+   */
+  stream(name: string): Rng
+}
+
+const TWO_POW_32 = 0x1_0000_0000
+
+class AleaRng implements Rng {
+  // Alea: about 10 ns a draw and 5 µs to seed, versus 36 ns and 18 µs for
+  // seedrandom's default ARC4; strategies seed one stream per run, so both count.
+  readonly #prng: seedrandom.PRNG
+
+  constructor(key: string) {
+    this.#prng = seedrandom.alea(key)
+  }
+
+  nextU32(): number {
+    return this.#prng.int32() >>> 0
+  }
+
+  int(n: number): number {
+    if (!Number.isInteger(n) || n < 1 || n > TWO_POW_32) {
+      throw new RangeError(`int(n) needs an integer n in [1, 2^32], got n=${String(n)}`)
+    }
+    // Rejection sampling: draws at or above the largest multiple of n would
+    // favour small results, so they are redrawn (at most half of all draws).
+    const limit = TWO_POW_32 - (TWO_POW_32 % n)
+    let u = this.nextU32()
+    while (u >= limit) u = this.nextU32()
+    return u % n
+  }
+
+  float(): number {
+    const hi = this.nextU32() >>> 5 // 27 bits
+    const lo = this.nextU32() >>> 6 // 26 bits
+    return (hi * 67_108_864 + lo) / 9_007_199_254_740_992
+  }
+
+  bool(p: number): boolean {
+    if (!(p >= 0 && p <= 1)) {
+      throw new RangeError(`bool(p) needs a probability p in [0, 1], got p=${String(p)}`)
+    }
+    return this.float() < p
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError('pick(items) needs a non-empty array, got an empty one')
+    return items[this.int(items.length)]!
+  }
+}
+
+/**
+ * A stream derived from a root seed and a name. The key is JSON-encoded so that
+ * no (seed, name) pair can collide with another by concatenation.
+ */
+export function createRng(seed: string | number, name: string): Rng {
+  return new AleaRng(JSON.stringify([String(seed), name]))
+}
+
+/**
+ * Split a root seed into named streams.
+ *
+ * @example
+ * ```ts
+ * const s = createStreams(42)
+ * s.schedule.int(3) // same value for every run seeded 42
+ * s.stream('model').bool(0.1) // does not move `schedule`, `program` or `faults`
+ * ```
+ */
+export function createStreams(seed: string | number): Streams {
+  const root = String(seed)
+  const byName = new Map<string, Rng>()
+  const stream = (name: string): Rng => {
+    let rng = byName.get(name)
+    if (rng === undefined) {
+      rng = createRng(root, name)
+      byName.set(name, rng)
+    }
+    return rng
+  }
+  return {
+    seed: root,
+    schedule: stream('schedule'),
+    program: stream('program'),
+    faults: stream('faults'),
+    stream,
+  }
+}
