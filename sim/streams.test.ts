@@ -116,6 +116,22 @@ describe('Rng', () => {
     expect(() => rng.bool(1.5)).toThrow('p=1.5')
   })
 
+  it('split() gives the k-th child the same draws whatever earlier children consumed', () => {
+    const a = createRng('split', 'test')
+    const b = createRng('split', 'test')
+    const a1 = a.split()
+    draw(a1, 100) // the first child of `a` is used heavily, that of `b` not at all
+    b.split()
+    expect(draw(a.split(), 10)).toEqual(draw(b.split(), 10))
+    expect(draw(a, 5)).toEqual(draw(b, 5))
+  })
+
+  it('split() children differ from each other and from the parent', () => {
+    const parent = createRng('split-differ', 'test')
+    const seqs = [parent.split(), parent.split(), parent].map((r) => draw(r, 8).join(','))
+    expect(new Set(seqs).size).toBe(3)
+  })
+
   it('pick() returns an element and refuses an empty array', () => {
     const rng = createRng('pick', 'test')
     const items = ['a', 'b', 'c'] as const
