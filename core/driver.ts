@@ -1,0 +1,108 @@
+import type { Agent, PreStepDecision, RootServices, Session, UserMessage } from './contract.js'
+import type { InboxImpl } from './inbox.js'
+import type { RunningPhase } from './phases.js'
+import type { EventBus } from './scope/events.js'
+
+/** What the turn driver needs from its agent. */
+export interface DriverHost {
+  readonly agent: Agent
+  readonly session: Session
+  readonly inbox: InboxImpl
+  readonly bus: EventBus
+  readonly services: RootServices
+  readonly maxTokens: number | undefined
+}
+
+type Ending = { kind: 'completed' } | { kind: 'blocked' } | { kind: 'aborted'; reason: unknown } | { kind: 'error'; error: { message: string; code: string } }
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * One turn of the minimal driver of §10.1. Everything up to the first await (the `turn/start`
+ * append and the first claim) runs synchronously inside the waking `send()`. Returns whether the
+ * driver should run another turn (pending work after a normally closed turn).
+ */
+export async function runTurn(host: DriverHost, phase: RunningPhase): Promise<boolean> {
+  const { agent, session, inbox, bus } = host
+  const sig = phase.abort.signal
+  sig.throwIfAborted()
+  const turn = phase.turn + 1
+  try {
+    session.append('turn/start', { turn })
+  } catch (error) {
+    bus.contained('agent/error', agent, { agent, turn, step: 0, error })
+    throw error
+  }
+  phase.turn = turn
+  phase.step = 0
+  let target: 'next-turn' | 'next-step' = 'next-turn'
+  let ending: Ending | null = null
+  try {
+    for (;;) {
+      sig.throwIfAborted()
+      const step = phase.step + 1
+      const batch = inbox.claim(target, turn)
+      // The prompt-assembly hook of §10.1: an await that observes the signal (a cancellation window).
+      await host.services.checkpoint(`agent:${agent.id}:assembly`)
+      sig.throwIfAborted()
+      const decision = await bus.waterfall<unknown, PreStepDecision>(
+        'agent/pre-step', agent, { agent, messages: batch, turn, step, signal: sig },
+        () => ({ kind: 'enter', messages: batch }),
+      )
+      sig.throwIfAborted()
+      if (decision.kind === 'reject') {
+        ending = { kind: 'blocked' }
+        return false
+      }
+      if (ending && decision.messages.length === 0) break
+      if (phase.step === 0 && decision.messages.length === 0) {
+        ending = { kind: 'completed' }
+        return false
+      }
+      sig.throwIfAborted()
+      session.append('step/start', { turn, step })
+      phase.step = step
+      try {
+        for (const message of decision.messages) session.append('user/message', message as UserMessage)
+        ending = await modelStep(host, sig, turn, step)
+      } finally {
+        session.append('step/end', { turn, step })
+      }
+      sig.throwIfAborted()
+      if (ending && inbox.nextStep.length === 0) {
+        await bus.serial('agent/turn-stopping', agent, { agent, turn, signal: sig })
+        sig.throwIfAborted()
+      }
+      if (ending && inbox.nextStep.length === 0) break
+      target = 'next-step'
+    }
+  } catch (error) {
+    if (sig.aborted) {
+      ending = { kind: 'aborted', reason: sig.reason }
+      throw error
+    }
+    ending = { kind: 'error', error: { message: errorMessage(error), code: 'UNKNOWN' } }
+    bus.contained('agent/error', agent, { agent, turn, step: phase.step, error })
+    throw error
+  } finally {
+    session.append('turn/end', { turn, reason: ending })
+  }
+  if (!inbox.hasPending) return false
+  phase.abort = new AbortController()
+  phase.wakeRequested = false
+  phase.step = 0
+  return true
+}
+
+/** One model call; returns the turn ending (`completed`) or `null` when a tool follow-up step is requested. */
+async function modelStep(host: DriverHost, sig: AbortSignal, turn: number, step: number): Promise<Ending | null> {
+  const model = host.services.model
+  if (!model) throw new Error(`agent "${host.agent.id}" has no model configured`)
+  const request = { sessionId: host.agent.id, messages: host.session.deriveMessages(), signal: sig }
+  const reply = await model.call(host.maxTokens === undefined ? request : { ...request, maxTokens: host.maxTokens })
+  sig.throwIfAborted()
+  host.session.append('assistant/message', { turn, step, text: reply.text })
+  return reply.followUp ? null : { kind: 'completed' }
+}

@@ -1,0 +1,313 @@
+import { ERRORS } from '../contract.js'
+import type {
+  AgentFactory, AgentHandle, AgentOptions, AgentSetup, AgentSetupCommit, Context, CreateAgentOptions, Fiber,
+  OwnerContext, ResumeAgentOptions, Session, SessionPreparation,
+} from '../contract.js'
+import { ReferenceAgent, validateAgentOptions } from '../agent.js'
+import type { ContextImpl } from '../scope/context.js'
+import { Transaction } from './transaction.js'
+import type { TeardownTrigger } from './transaction.js'
+
+/** True when the fiber or one of its ancestors has begun unloading. */
+export function fiberDying(fiber: Fiber): boolean {
+  for (let f: Fiber | undefined = fiber; f; f = f.parent) if (f.state !== 'active') return true
+  return false
+}
+
+/** The rejection value for an aborted creation signal: the reason if an Error, else a wrapping Error (§3.3). */
+export function creationAbortReason(id: string, reason: unknown): unknown {
+  return reason instanceof Error ? reason : new Error(ERRORS.creationAborted(id), { cause: reason })
+}
+
+function isCommit(value: unknown): value is AgentSetupCommit {
+  return typeof value === 'object' && value !== null && typeof (value as AgentSetupCommit).commit === 'function'
+}
+
+/**
+ * The reference factory: the create and resume pipeline of §3, the rollback paths of §3.5 and the
+ * memoized teardown of §5.1 shared by the handle, the owner fiber and the factory.
+ *
+ * Each pipeline step is a protected method (`prepareSession`, `loadPreparation`, `begin`,
+ * `construct`, `runSetup`, `publish`, `runTeardown`) so a variant (the conformance suite's mutants)
+ * can replace exactly one step by subclassing.
+ */
+export class ReferenceFactory implements AgentFactory {
+  #active = true
+  /** Aborted with `agent loop is not active` when the factory unloads. */
+  protected readonly factorySignal = new AbortController()
+  /** Every transaction and live agent this factory made and has not yet torn down. */
+  protected readonly tracked = new Set<Transaction>()
+  readonly #pending = new Set<Promise<unknown>>()
+
+  /** @param ctx the factory's own plugin context (agent scopes are minted under it). */
+  constructor(readonly ctx: ContextImpl) {}
+
+  get active(): boolean { return this.#active }
+
+  createAgent(ownerCtx: OwnerContext, options: CreateAgentOptions): Promise<AgentHandle> {
+    return this.#track(this.runCreate(ownerCtx, options))
+  }
+
+  resume(ownerCtx: OwnerContext, options: ResumeAgentOptions): Promise<AgentHandle> {
+    return this.#track(this.runResume(ownerCtx, options))
+  }
+
+  /**
+   * The factory owner (§2.6): stop accepting, abort the factory signal, tear down every tracked
+   * transaction and agent, and await every pending public create/resume promise.
+   */
+  async shutdown(): Promise<void> {
+    this.#active = false
+    this.factorySignal.abort(new Error(ERRORS.loopInactive))
+    await Promise.all([...this.tracked].map((tx) => this.teardown(tx, 'factory')))
+    await Promise.allSettled([...this.#pending])
+  }
+
+  protected async runCreate(ownerCtx: OwnerContext, options: CreateAgentOptions): Promise<AgentHandle> {
+    if (typeof options !== 'object' || options === null) throw new TypeError('create options must be an object')
+    const session = this.prepareSession(ownerCtx, options)
+    const tx = this.begin(ownerCtx, options.sessionId, 'startup', options)
+    return this.setupAndPublish(tx, session, options.agentOptions, options.setup)
+  }
+
+  protected async runResume(ownerCtx: OwnerContext, options: ResumeAgentOptions): Promise<AgentHandle> {
+    if (typeof options !== 'object' || options === null) throw new TypeError('resume options must be an object')
+    const id = options.resumeSessionId
+    if (!ownerCtx.services.persistence) throw new Error(ERRORS.noPersistence)
+    validateAgentOptions(options.agentOptions)
+    const preparation = await this.loadPreparation(ownerCtx, id, options.signal)
+    try {
+      const tx = this.begin(ownerCtx, id, 'resume', options)
+      return await this.setupAndPublish(tx, preparation.session, options.agentOptions, options.setup)
+    } finally {
+      preparation[Symbol.dispose]()
+    }
+  }
+
+  /** Create step 2: validate and prepare the unpublished session. */
+  protected prepareSession(ownerCtx: OwnerContext, options: CreateAgentOptions): Session {
+    const prepareOptions: Parameters<Context['sessions']['prepare']>[1] = {}
+    if (options.meta !== undefined) prepareOptions.meta = options.meta
+    if (options.seed !== undefined) prepareOptions.seed = options.seed
+    return ownerCtx.sessions.prepare(options.sessionId, prepareOptions)
+  }
+
+  /**
+   * Resume steps R2–R5: load a preparation bounded by the caller signal, owner unload and factory
+   * teardown. A preparation that arrives after the race was lost is released immediately.
+   */
+  protected async loadPreparation(ownerCtx: OwnerContext, id: string, signal: AbortSignal | undefined): Promise<SessionPreparation> {
+    const persistence = ownerCtx.services.persistence!
+    if (fiberDying(ownerCtx.fiber)) throw new Error(ERRORS.inactiveContext)
+    if (!this.#active) throw new Error(ERRORS.loopInactive)
+    if (signal?.aborted) throw creationAbortReason(id, signal.reason)
+    const load = new AbortController()
+    const abort = (reason: unknown): void => { if (!load.signal.aborted) load.abort(reason) }
+    const onCaller = (): void => abort(creationAbortReason(id, signal!.reason))
+    const onFactory = (): void => abort(this.factorySignal.signal.reason)
+    signal?.addEventListener('abort', onCaller)
+    this.factorySignal.signal.addEventListener('abort', onFactory)
+    let settled = false
+    const temporary = ownerCtx.effect(() => () => { if (!settled) abort(new Error(ERRORS.ownerDisposed(id))) }, `agentLoop.resume(${id})`)
+    const aborted = new Promise<never>((_, reject) => {
+      load.signal.addEventListener('abort', () => reject(load.signal.reason), { once: true })
+    })
+    aborted.catch(() => undefined)
+    const loading = new Promise<SessionPreparation>((resolve) => resolve(persistence.prepare(id, load.signal)))
+    try {
+      return await Promise.race([loading, aborted])
+    } catch (error) {
+      loading.then((late) => late[Symbol.dispose](), () => undefined)
+      throw error
+    } finally {
+      settled = true
+      signal?.removeEventListener('abort', onCaller)
+      this.factorySignal.signal.removeEventListener('abort', onFactory)
+      void temporary()
+    }
+  }
+
+  /**
+   * Create step 3: validate, check liveness, fuse the owners and bind the teardown to all three
+   * owners before any resource exists.
+   */
+  protected begin(ownerCtx: OwnerContext, id: string, source: 'startup' | 'resume', options: { agentOptions?: AgentOptions; signal?: AbortSignal }): Transaction {
+    validateAgentOptions(options.agentOptions)
+    if (fiberDying(ownerCtx.fiber)) throw new Error(ERRORS.inactiveContext)
+    if (!this.#active) throw new Error(ERRORS.loopInactive)
+    const signal = options.signal
+    if (signal?.aborted) throw creationAbortReason(id, signal.reason)
+    const tx = new Transaction(id, ownerCtx, source)
+    if (signal) {
+      const onAbort = (): void => tx.abort(creationAbortReason(id, signal.reason))
+      signal.addEventListener('abort', onAbort)
+      tx.onStopListening(() => signal.removeEventListener('abort', onAbort))
+    }
+    const onFactory = (): void => tx.abort(this.factorySignal.signal.reason)
+    this.factorySignal.signal.addEventListener('abort', onFactory)
+    tx.onStopListening(() => this.factorySignal.signal.removeEventListener('abort', onFactory))
+    this.tracked.add(tx)
+    tx.ownerEffect = ownerCtx.effect(
+      () => () => (tx.ownerEffectRetired ? undefined : this.ownerUnloading(tx)),
+      `agentLoop.lifecycle(${id})`,
+    )
+    return tx
+  }
+
+  /** The owner fiber's lifecycle effect body: abort creation, then join the memoized teardown. */
+  protected ownerUnloading(tx: Transaction): Promise<void> {
+    tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
+    return this.teardown(tx, 'owner')
+  }
+
+  /** Steps 4–11: construct, await setup, commit and publish; roll back on every failure. */
+  protected async setupAndPublish(tx: Transaction, session: Session, agentOptions: AgentOptions | undefined, setup: AgentSetup | undefined): Promise<AgentHandle> {
+    tx.session = session
+    try {
+      tx.agent = this.construct(tx, session, agentOptions ?? {})
+    } catch (error) {
+      tx.settleConstruction()
+      void this.teardown(tx, 'rollback')
+      throw error
+    }
+    tx.settleConstruction()
+    if (tx.controller.signal.aborted) {
+      // Aborted during construction: reject now; the provisional scope quiesces in the background.
+      void this.teardown(tx, 'rollback')
+      throw tx.reason
+    }
+    try {
+      const commit = await this.runSetup(tx, setup)
+      this.publish(tx, commit)
+    } catch (error) {
+      await this.teardown(tx, 'rollback')
+      throw error
+    }
+    tx.published = true
+    tx.stopListening()
+    const agent = tx.agent
+    return { agent, dispose: () => this.teardown(tx, 'handle') }
+  }
+
+  /** Step 4: the agent (inbox replay, last turn, scope minted under the factory context). */
+  protected construct(_tx: Transaction, session: Session, agentOptions: AgentOptions): ReferenceAgent {
+    return new ReferenceAgent(session, agentOptions, this.ctx)
+  }
+
+  /** Step 5: call setup synchronously, then race its result against the fused abort. */
+  protected async runSetup(tx: Transaction, setup: AgentSetup | undefined): Promise<AgentSetupCommit | undefined> {
+    const agent = tx.agent!
+    const result = setup ? setup(agent.ctx) : undefined
+    if (tx.controller.signal.aborted) throw tx.reason
+    await this.checkpoint(`factory:${tx.id}:setup`)
+    const value = await Promise.race([Promise.resolve(result), tx.aborted])
+    this.assertLive(tx)
+    return isCommit(value) ? value : undefined
+  }
+
+  /** Steps 6–10: commit, enter both registries, announce in order, with liveness re-checks. */
+  protected publish(tx: Transaction, commit: AgentSetupCommit | undefined): void {
+    const agent = tx.agent!
+    const session = tx.session!
+    commit?.commit()
+    this.assertLive(tx)
+    tx.detachSession = agent.ctx.sessions.enter(session)
+    tx.detachAgent = agent.ctx.agents.enter(agent, tx.ownerCtx.agent)
+    agent.ctx.sessions.announce(session)
+    this.assertLive(tx)
+    agent.ctx.agents.announce(agent)
+    this.assertLive(tx)
+    this.ctx.events.contained('agent/session-start', agent, { agent, source: tx.source })
+    this.assertLive(tx)
+  }
+
+  /** A liveness re-check (§3.1): a dying owner, an inactive factory or an abort ends publication. */
+  protected assertLive(tx: Transaction): void {
+    if (!tx.controller.signal.aborted) {
+      if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
+      else if (!this.#active) tx.abort(new Error(ERRORS.loopInactive))
+    }
+    if (tx.controller.signal.aborted) throw tx.reason
+  }
+
+  /** The memoized teardown (§5.1): every owner gets the same promise. */
+  teardown(tx: Transaction, trigger: TeardownTrigger): Promise<void> {
+    return (tx.teardownPromise ??= this.runTeardown(tx, trigger))
+  }
+
+  /**
+   * §5.1: abort creation → cancel `{kind:'disposed'}` → await whenIdle → dispose the scope →
+   * detach agent → detach session → release bookkeeping. Steps 6–7 always run.
+   */
+  protected async runTeardown(tx: Transaction, _trigger: TeardownTrigger): Promise<void> {
+    tx.abort(new Error(ERRORS.lifecycleDisposed(tx.id)))
+    tx.stopListening()
+    try {
+      if (!tx.constructionSettled) await tx.whenConstructed()
+      const agent = tx.agent
+      if (agent) {
+        agent.markTornDown()
+        let clearDeferred = false
+        try {
+          agent.cancel({ kind: 'disposed' })
+        } catch (error) {
+          // §12 Q4: requested from inside a session/event observer the durable clear would reenter
+          // the append; abort now and clear once the driver is quiescent.
+          clearDeferred = true
+          agent.cancel({ kind: 'disposed' }, { keepInbox: true })
+        }
+        await this.checkpoint(`factory:${tx.id}:quiesce`)
+        await agent.whenIdle()
+        if (clearDeferred) {
+          try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
+        }
+        await this.checkpoint(`factory:${tx.id}:scope`)
+        await agent.scope.dispose()
+      }
+    } finally {
+      try {
+        tx.detachAgent?.()
+      } finally {
+        tx.detachSession?.()
+        this.tracked.delete(tx)
+        tx.ownerEffectRetired = true
+        void tx.ownerEffect?.()
+      }
+    }
+  }
+
+  protected checkpoint(label: string): Promise<void> {
+    return this.ctx.services.checkpoint(label)
+  }
+
+  #track(promise: Promise<AgentHandle>): Promise<AgentHandle> {
+    this.#pending.add(promise)
+    const forget = (): void => { this.#pending.delete(promise) }
+    promise.then(forget, forget)
+    return promise
+  }
+}
+
+/** A factory installed as a plugin: its own fiber, the factory owner effect, and the registry slot. */
+export interface InstalledFactory<F extends AgentFactory = AgentFactory> {
+  readonly factory: F
+  /** The factory's plugin context. */
+  readonly ctx: Context
+  /** Unload the factory plugin (HMR): tears down every agent it made. */
+  unload(): Promise<void>
+}
+
+/**
+ * Install a reference factory (or a subclass: a mutant) as a plugin under `parentCtx`: a child
+ * fiber holding the factory-owner effect and the `setFactory` registration.
+ */
+export function installReferenceFactory<F extends ReferenceFactory>(
+  parentCtx: Context,
+  FactoryClass: new (ctx: ContextImpl) => F = ReferenceFactory as unknown as new (ctx: ContextImpl) => F,
+): InstalledFactory<F> {
+  const scope = parentCtx.createScope(undefined, 'agent-loop')
+  const factory = new FactoryClass(scope.ctx as ContextImpl)
+  scope.ctx.effect(() => () => factory.shutdown(), 'agentLoop.factory')
+  scope.ctx.agents.setFactory(factory)
+  return { factory, ctx: scope.ctx, unload: () => scope.dispose() }
+}

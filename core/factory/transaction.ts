@@ -1,0 +1,66 @@
+import type { Context, Disposer, Session } from '../contract.js'
+import type { ReferenceAgent } from '../agent.js'
+
+/** Which owner triggered (or joined first) a teardown. */
+export type TeardownTrigger = 'handle' | 'owner' | 'factory' | 'rollback'
+
+/**
+ * The state of one create/resume transaction and, after publication, of the live agent it made.
+ * The reference factory's steps read and write it; a mutant that replaces one step sees the same.
+ */
+export class Transaction {
+  /** The fused creation controller: caller signal, owner unload and factory teardown (§3.1 step 3). */
+  readonly controller = new AbortController()
+  /** Rejects with the controller's reason when it aborts (observed, so never unhandled). */
+  readonly aborted: Promise<never>
+  agent: ReferenceAgent | undefined
+  session: Session | undefined
+  detachSession: (() => void) | undefined
+  detachAgent: (() => void) | undefined
+  /** The lifecycle effect on the owner fiber (`agentLoop.lifecycle(<id>)`). */
+  ownerEffect: Disposer | undefined
+  /** Set just before the teardown retires the owner effect, so its body does not run again. */
+  ownerEffectRetired = false
+  teardownPromise: Promise<void> | undefined
+  /** True once construction returned or threw (teardown waits for it, §5.1 step 2). */
+  constructionSettled = false
+  #constructionWaiters: (() => void)[] = []
+  published = false
+  readonly #cleanups: (() => void)[] = []
+
+  constructor(
+    readonly id: string,
+    readonly ownerCtx: Context,
+    readonly source: 'startup' | 'resume',
+  ) {
+    this.aborted = new Promise<never>((_, reject) => {
+      this.controller.signal.addEventListener('abort', () => reject(this.controller.signal.reason), { once: true })
+    })
+    this.aborted.catch(() => undefined)
+  }
+
+  /** Abort the transaction; the first reason wins. */
+  abort(reason: unknown): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason)
+  }
+
+  get reason(): unknown { return this.controller.signal.reason }
+
+  /** Register a listener removal to run when the transaction stops listening to its signals. */
+  onStopListening(cleanup: () => void): void { this.#cleanups.push(cleanup) }
+
+  /** Stop listening to the caller signal and the factory signal (teardown step 1, and after return). */
+  stopListening(): void {
+    for (const cleanup of this.#cleanups.splice(0)) cleanup()
+  }
+
+  settleConstruction(): void {
+    this.constructionSettled = true
+    for (const waiter of this.#constructionWaiters.splice(0)) waiter()
+  }
+
+  whenConstructed(): Promise<void> {
+    if (this.constructionSettled) return Promise.resolve()
+    return new Promise((resolve) => this.#constructionWaiters.push(resolve))
+  }
+}

@@ -1,0 +1,47 @@
+import type { Context, SessionEvent, SessionHeader, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
+
+/** One persisted session: its header and its durable events. */
+export interface PersistedSession {
+  header: SessionHeader
+  events: SessionEvent[]
+}
+
+/** Options of {@link InMemoryPersistence}. */
+export interface InMemoryPersistenceOptions {
+  /**
+   * Called for each load before the record is read; a simulator makes loads slow, failing or
+   * hanging here. It receives the load's abort signal.
+   */
+  beforeLoad?: (id: SessionId, signal: AbortSignal | undefined) => Promise<void>
+}
+
+/**
+ * In-memory persistence implementing `prepare(id, signal)` (§1.4). It records every session of the
+ * store it is attached to through `session/created` and `session/event` (eager write-behind), into
+ * a `disk` map that can outlive the root (a restart builds a new root over the same disk).
+ */
+export class InMemoryPersistence implements SessionPersistence {
+  constructor(
+    private readonly ctx: Context,
+    readonly disk: Map<SessionId, PersistedSession> = new Map(),
+    private readonly options: InMemoryPersistenceOptions = {},
+  ) {
+    ctx.on('session/created', (session) => {
+      this.disk.set(session.id, { header: session.header, events: [...session.events] })
+    }, { global: true })
+    ctx.on('session/event', (session, event) => {
+      const record = this.disk.get(session.id)
+      if (record && record.events.length === event.seq) record.events.push(event)
+    }, { global: true })
+  }
+
+  async prepare(id: SessionId, signal?: AbortSignal): Promise<SessionPreparation> {
+    signal?.throwIfAborted()
+    if (this.options.beforeLoad) await this.options.beforeLoad(id, signal)
+    signal?.throwIfAborted()
+    const record = this.disk.get(id)
+    if (!record) throw new Error(`session "${id}" is not persisted`)
+    const session = this.ctx.sessions.prepare(id, { header: record.header, seed: record.events, seedSource: 'persistence' })
+    return { session, [Symbol.dispose]() { /* nothing held */ } }
+  }
+}

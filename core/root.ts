@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto'
+import type { AgentRegistry, Context, Model, RootServices, SessionPersistence, SessionStore } from './contract.js'
+import { AgentRegistryImpl } from './registry.js'
+import { ContextImpl } from './scope/context.js'
+import type { Runtime } from './scope/context.js'
+import { EventBus } from './scope/events.js'
+import { FiberImpl } from './scope/fiber.js'
+import { SessionStoreImpl } from './session-store.js'
+
+/** Options of {@link createRoot}: every source of time, ids and scheduling can be replaced. */
+export interface RootOptions {
+  /** Defaults to `Date.now`. */
+  now?: () => number
+  /** Defaults to a random UUID per call. */
+  newId?: (kind: string) => string
+  /** Defaults to `console.warn`. */
+  warn?: (message: string, error?: unknown) => void
+  /** Defaults to an already resolved promise. */
+  checkpoint?: (label: string) => Promise<void>
+  model?: Model
+  /** Either a persistence, or a function building one over the root context (it needs `ctx.sessions`). */
+  persistence?: SessionPersistence | ((ctx: Context) => SessionPersistence)
+  /** Observer of scope minting (see `Runtime.scopeCreated`). */
+  scopeCreated?: Runtime['scopeCreated']
+}
+
+/** One process: a root context with its SessionStore and AgentRegistry. */
+export interface Root {
+  readonly ctx: Context
+  readonly services: RootServices
+  readonly store: SessionStoreImpl
+  readonly registry: AgentRegistryImpl
+  readonly bus: EventBus
+  /** Unload the root fiber: registry, store users and factory together. */
+  shutdown(): Promise<void>
+}
+
+const resolved = Promise.resolve()
+
+/** Build a fresh root context (a simulated or real process). */
+export function createRoot(options: RootOptions = {}): Root {
+  const warn = options.warn ?? ((message: string, error?: unknown) => console.warn(`[dsh] ${message}`, error ?? ''))
+  let persistence: SessionPersistence | undefined
+  const services: RootServices = {
+    now: options.now ?? (() => Date.now()),
+    newId: options.newId ?? (() => randomUUID()),
+    warn,
+    checkpoint: options.checkpoint ?? (() => resolved),
+    model: options.model,
+    get persistence() { return persistence },
+  }
+  const bus = new EventBus(warn)
+  const store = new SessionStoreImpl(bus, services.now)
+  const rootFiber = new FiberImpl('root', undefined, warn)
+  const registryFiber = new FiberImpl('agents', rootFiber, warn)
+  rootFiber.effect(() => () => registryFiber.unload(), 'scope:agents')
+  const registry = new AgentRegistryImpl(bus, registryFiber)
+  const runtime: Runtime = {
+    services,
+    bus,
+    sessionsFor: (ctx): SessionStore => store.bind(ctx),
+    agentsFor: (ctx): AgentRegistry => registry.bind(ctx),
+    ...(options.scopeCreated ? { scopeCreated: options.scopeCreated } : {}),
+  }
+  const ctx = new ContextImpl(runtime, rootFiber, undefined, undefined)
+  persistence = typeof options.persistence === 'function' ? options.persistence(ctx) : options.persistence
+  return { ctx, services, store, registry, bus, shutdown: () => rootFiber.unload() }
+}
