@@ -1,0 +1,3 @@
+import type { DirectedCase } from './harness.js'
+
+export const setupContractCases: DirectedCase[] = []
