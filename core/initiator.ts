@@ -89,6 +89,15 @@ export class InitiatorScope {
     return this.#disposing
   }
 
+  /**
+   * Disable the storage at once, without draining: for a simulator that drops a whole process.
+   * An enabled AsyncLocalStorage makes every later promise in the process pay for propagation.
+   */
+  abandon(): void {
+    this.#state = 'disposed'
+    this.#storage.disable()
+  }
+
   #release(run: Run): void {
     if (run.released) return
     run.released = true

@@ -33,6 +33,11 @@ export interface Root {
   readonly bus: EventBus
   /** Unload the root fiber: registry, store users and factory together. */
   shutdown(): Promise<void>
+  /**
+   * Drop the process without unloading it (a simulator's run ended): releases process-wide
+   * resources such as the initiator's AsyncLocalStorage. The root must not be used afterwards.
+   */
+  abandon(): void
 }
 
 const resolved = Promise.resolve()
@@ -64,5 +69,5 @@ export function createRoot(options: RootOptions = {}): Root {
   }
   const ctx = new ContextImpl(runtime, rootFiber, undefined, undefined)
   persistence = typeof options.persistence === 'function' ? options.persistence(ctx) : options.persistence
-  return { ctx, services, store, registry, bus, shutdown: () => rootFiber.unload() }
+  return { ctx, services, store, registry, bus, shutdown: () => rootFiber.unload(), abandon: () => registry.initiator.abandon() }
 }

@@ -1,0 +1,171 @@
+/**
+ * The environment's behaviours (design.md concept 2): setups of N steps that may throw, commits,
+ * persistence loads that are slow, fail or hang, listeners and effects that misbehave or act, and
+ * the scripted model. Every wait is a scheduling point or a declared block.
+ * @module
+ */
+import type {
+  AgentSetup, AgentSetupCommit, Context, EventName, Model, ModelReply, ModelRequest, SessionId,
+} from '../core/contract.js'
+import type { Action, EffectSpec, ListenerSpec, ModelStepSpec, SetupSpec } from './program.js'
+import type { World } from './world.js'
+
+/** Thrown by injected faults, so traces say what was injected. */
+export class InjectedFault extends Error {
+  override readonly name = 'InjectedFault'
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve()
+    else signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const onAbort = (): void => { clearTimeout(timer); reject(signal.reason) }
+    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve() }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** The session id an event's listener arguments are about. */
+function subjectOf(event: EventName, args: readonly any[]): string | undefined {
+  return event.startsWith('session/') ? args[0]?.id : args[0]?.agent?.id
+}
+
+/** Builds the environment's behaviours for one world. */
+export class Behaviours {
+  readonly #modelCursor = new Map<SessionId, number>()
+  readonly model: Model
+
+  constructor(private readonly world: World) {
+    this.model = { call: (request) => this.#modelCall(request) }
+  }
+
+  /** A persistence load (§1.4): a scheduling point, then the program's load behaviour. */
+  async load(id: SessionId, signal: AbortSignal | undefined): Promise<void> {
+    const spec = this.world.program.env?.loads?.[id] ?? { load: 'ok' as const }
+    const actor = `load:${id}`
+    await this.world.port.point(`${actor}:load`, actor)
+    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await this.world.port.point(`${actor}:slow.${k}`, actor)
+    if (spec.load === 'fail') throw new InjectedFault(`persistence load of "${id}" failed`)
+    if (spec.load === 'hang') {
+      if (signal) await Promise.race([untilAborted(signal), this.world.port.block(`${actor}:hang`, actor)])
+      else await this.world.port.block(`${actor}:hang`, actor)
+      throw signal?.reason ?? new InjectedFault(`persistence load of "${id}" hung`)
+    }
+  }
+
+  /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */
+  setup(spec: SetupSpec, actor: string, what: string): AgentSetup {
+    return (agentCtx: Context) => {
+      this.world.trace.mark(`${actor}:${what}@setup:start`, this.world.generation)
+      spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${what}:effect${i}`))
+      spec.listeners?.forEach((listener) => this.registerListener(agentCtx, listener, `${what}:scoped`))
+      if (spec.throwSync) throw new InjectedFault(`setup of ${what} threw`)
+      const commit: AgentSetupCommit = {
+        commit: () => {
+          this.world.trace.mark(`${actor}:${what}@commit`, this.world.generation)
+          if (spec.commitOp) this.world.operations.inline(spec.commitOp, `${actor}.commit`)
+          if (spec.commitThrows) throw new InjectedFault(`commit of ${what} threw`)
+        },
+      }
+      if (spec.steps === 0 && spec.rejectAt === undefined && spec.hangAt === undefined) {
+        this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation)
+        return commit
+      }
+      return (async () => {
+        for (let k = 1; k <= spec.steps; k++) {
+          if (spec.hangAt === k - 1) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
+          await this.world.port.point(`${actor}:${what}@setup.${k}`, actor)
+          if (spec.rejectAt === k) throw new InjectedFault(`setup of ${what} rejected at step ${k}`)
+        }
+        if (spec.hangAt !== undefined && spec.hangAt >= spec.steps) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
+        this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation)
+        return commit
+      })()
+    }
+  }
+
+  /** Register a listener on `ctx` playing `spec.action` when it fires (§1.9 vocabulary). */
+  registerListener(ctx: Context, spec: ListenerSpec, origin: string): void {
+    let fired = 0
+    const times = spec.times ?? 1
+    const label = `listener:${spec.event}`
+    const matches = (args: readonly any[]): boolean => {
+      if (fired >= times) return false
+      if (spec.session !== undefined && subjectOf(spec.event, args) !== spec.session) return false
+      if (spec.eventType !== undefined && (spec.event !== 'session/event' || args[1]?.type !== spec.eventType)) return false
+      fired++
+      return true
+    }
+    if (spec.event === 'agent/pre-step') {
+      ctx.on('agent/pre-step', (payload, next) => {
+        if (!matches([payload])) return next()
+        return this.#play(spec.action, label, origin, () => next()) as never
+      })
+      return
+    }
+    ctx.on(spec.event, ((...args: any[]) => {
+      if (!matches(args)) return undefined
+      return this.#play(spec.action, label, origin, () => undefined)
+    }) as never)
+  }
+
+  /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */
+  registerEffect(ctx: Context, spec: EffectSpec, origin: string): void {
+    ctx.effect(() => () => this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined) as void | Promise<void>, `sim:${origin}`)
+  }
+
+  /** Play an action; `then` supplies the normal result (e.g. a waterfall's `next()`). */
+  #play<T>(action: Action, label: string, origin: string, then: () => T): T | Promise<T> {
+    const world = this.world
+    world.trace.mark(`${origin} ${label} ${action.do}`, world.generation)
+    switch (action.do) {
+      case 'throw':
+        throw new InjectedFault(`${label} (${origin}) threw`)
+      case 'reject':
+        return (async () => {
+          await world.port.point(label, label)
+          throw new InjectedFault(`${label} (${origin}) rejected`)
+        })()
+      case 'slow':
+        return (async () => {
+          await world.port.point(label, label)
+          return then()
+        })()
+      case 'op':
+        world.operations.inline(action.op, origin)
+        return then()
+    }
+  }
+
+  async #modelCall(request: ModelRequest): Promise<ModelReply> {
+    const id = request.sessionId
+    const k = this.#modelCursor.get(id) ?? 0
+    this.#modelCursor.set(id, k + 1)
+    const spec: ModelStepSpec = this.world.program.env?.model?.[id]?.[k] ?? { reply: 'text' }
+    const actor = `model:${id}`
+    await this.world.port.point(`${actor}:call${k + 1}`, actor)
+    request.signal.throwIfAborted()
+    switch (spec.reply) {
+      case 'text':
+        return { text: `reply ${k + 1}` }
+      case 'fail':
+        throw new InjectedFault(`model call ${k + 1} of "${id}" failed`)
+      case 'hang':
+        await Promise.race([untilAborted(request.signal), this.world.port.block(`${actor}:hang`, actor)])
+        throw request.signal.reason
+      case 'tool':
+        if (spec.op) this.world.operations.inline(spec.op, `${actor}.tool`)
+        request.signal.throwIfAborted()
+        return { text: `tool ${k + 1}`, followUp: true }
+      case 'delay':
+        await sleep(spec.ms, request.signal)
+        return { text: `reply ${k + 1}` }
+    }
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Harness operations (design.md concept 2), performed by actors (each one behind a scheduling
+ * point) or inline from inside a dispatch, a commit, a disposer or a tool body.
+ * @module
+ */
+import type { Agent, AgentCancelCause, AgentHandle, Context } from '../core/contract.js'
+import type { CauseKind, Operation } from './program.js'
+import type { World } from './world.js'
+
+/** How an operation ended. */
+export interface OperationResult {
+  status: 'ok' | 'fail' | 'info'
+  detail: string
+}
+
+/** A short, stable description of an operation for labels and traces. */
+export function describeOperation(op: Operation): string {
+  switch (op.op) {
+    case 'abortSignal': return `abortSignal(${op.signal})`
+    case 'unloadOwner': return `unloadOwner(${op.owner})`
+    case 'unloadFactory': case 'shutdown': case 'restart': return op.op
+    case 'cancel': return `cancel(${op.session},${op.cause ?? 'user'}${op.keepInbox ? ',keep' : ''})`
+    default: return `${op.op}(${op.session})`
+  }
+}
+
+function causeOf(kind: CauseKind | undefined): AgentCancelCause {
+  switch (kind ?? 'user') {
+    case 'user': return { kind: 'user' }
+    case 'parent': return { kind: 'parent' }
+    case 'hook': return { kind: 'hook', reason: 'program' }
+    case 'disposed': return { kind: 'disposed' }
+  }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message
+  try { return JSON.stringify(error) ?? String(error) } catch { return String(error) }
+}
+
+/** Executes operations against a world. */
+export class Operations {
+  #inline = 0
+
+  constructor(private readonly world: World) {}
+
+  /** Run one actor's operation list, each behind a scheduling point. */
+  async runActor(actor: string, ops: readonly Operation[]): Promise<void> {
+    for (let index = 0; index < ops.length; index++) {
+      const op = ops[index]!
+      const what = describeOperation(op)
+      const handle = this.world.port.beginOp(actor, what)
+      await this.world.port.point(`${actor}:${what}`, actor)
+      const result = await this.#perform(op, actor, index, what)
+      handle.end(result.status)
+    }
+  }
+
+  /** Perform an operation from inside a dispatch, commit, disposer or tool body; never awaited. */
+  inline(op: Operation, origin: string): void {
+    const index = this.#inline++
+    const actor = `inline`
+    const what = `${describeOperation(op)} from ${origin}`
+    void this.#perform(op, actor, index, what)
+  }
+
+  async #perform(op: Operation, actor: string, index: number, what: string): Promise<OperationResult> {
+    const world = this.world
+    const generation = world.generation
+    world.trace.add({ k: 'invoke', actor, op: index, what, world: generation })
+    let result: OperationResult
+    let seq: number | undefined
+    try {
+      const value = await this.#execute(op, actor, what)
+      result = value ?? { status: 'ok', detail: '' }
+      if (op.op === 'dispose' && result.status === 'ok') seq = world.handles.get(op.session)?.agent.session.seq
+    } catch (error) {
+      result = { status: 'fail', detail: errorText(error) }
+    }
+    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, ...(seq === undefined ? {} : { seq }) })
+    return result
+  }
+
+  /** The live agent targeted by an input operation; inputs to agents not live are not sent (§12 Q3). */
+  #target(id: string): Agent | undefined {
+    return this.world.live(id)
+  }
+
+  async #execute(op: Operation, actor: string, what: string): Promise<OperationResult | void> {
+    const world = this.world
+    switch (op.op) {
+      case 'create': {
+        const ctx = this.#callerCtx(op.parent, op.owner ?? actor)
+        if (!ctx) return { status: 'info', detail: `parent ${op.parent} not live` }
+        const handle = await ctx.agents.create({
+          sessionId: op.session,
+          ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what) } : {}),
+          ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
+          ...(op.maxTokens !== undefined ? { agentOptions: { maxTokens: op.maxTokens } } : {}),
+          ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
+        })
+        return this.#keep(op.session, handle)
+      }
+      case 'resume': {
+        const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
+        const handle = await ctx.agents.resume({
+          resumeSessionId: op.session,
+          ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what) } : {}),
+          ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
+        })
+        return this.#keep(op.session, handle)
+      }
+      case 'dispose': {
+        const handle = world.handles.get(op.session)
+        if (!handle) return { status: 'info', detail: 'no handle' }
+        await handle.dispose()
+        return
+      }
+      case 'cancel': {
+        const agent = this.#target(op.session)
+        if (!agent) return { status: 'info', detail: 'not live' }
+        agent.cancel(causeOf(op.cause), op.keepInbox ? { keepInbox: true } : {})
+        return
+      }
+      case 'followup': case 'steer': case 'inject': case 'queue': {
+        const agent = this.#target(op.session)
+        if (!agent) return { status: 'info', detail: 'not live' }
+        const message = world.message(op.text)
+        if (op.op === 'queue') {
+          if (!agent.queue) return { status: 'info', detail: 'queue not supported' }
+          agent.queue(message)
+        } else agent[op.op](message)
+        return { status: 'ok', detail: message.id }
+      }
+      case 'runMaintenance': {
+        const agent = this.#target(op.session)
+        if (!agent) return { status: 'info', detail: 'not live' }
+        const steps = op.steps ?? 1
+        await agent.runMaintenance(async (signal) => {
+          for (let k = 1; k <= steps; k++) {
+            await world.port.point(`${actor}:${what}@maintenance.${k}`, actor)
+            signal.throwIfAborted()
+          }
+        })
+        return
+      }
+      case 'whenIdle': {
+        const agent = this.#target(op.session) ?? world.handles.get(op.session)?.agent
+        if (!agent) return { status: 'info', detail: 'no agent' }
+        await agent.whenIdle()
+        return
+      }
+      case 'abortSignal':
+        world.signal(op.signal).abort(new Error(`signal "${op.signal}" aborted by the program`))
+        return
+      case 'unloadOwner':
+        await world.owner(op.owner).dispose()
+        return
+      case 'unloadFactory':
+        await world.unloadFactory()
+        return
+      case 'shutdown':
+        await world.shutdown()
+        return
+      case 'restart':
+        await world.restart()
+        return
+    }
+  }
+
+  #callerCtx(parent: string | undefined, owner: string): Context | undefined {
+    if (parent !== undefined) return this.world.live(parent)?.ctx
+    return this.world.owner(owner).ctx
+  }
+
+  #keep(id: string, handle: AgentHandle): OperationResult {
+    this.world.handles.set(id, handle)
+    this.world.remember(handle.agent.session)
+    return { status: 'ok', detail: '' }
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Programs: plain JSON data describing concurrent actors and the behaviours the simulated
+ * environment plays (design.md concept 2). A program never holds functions, so it can be saved,
+ * generated, shrunk and printed.
+ *
+ * @module
+ */
+import type { EventName } from '../core/contract.js'
+import { EVENT_NAMES } from '../core/contract.js'
+
+/** The format version of programs. */
+export const PROGRAM_VERSION = 1
+
+/** A cancellation cause by kind. */
+export type CauseKind = 'user' | 'parent' | 'hook' | 'disposed'
+
+/** What an injected behaviour does when it fires. */
+export type Action =
+  | { do: 'throw' }
+  /** Return a promise that rejects after one scheduling point. */
+  | { do: 'reject' }
+  /** Return a promise that resolves after one scheduling point (an async tail). */
+  | { do: 'slow' }
+  /** Perform a harness operation synchronously from inside the dispatch (not awaited). */
+  | { do: 'op'; op: Operation }
+
+/** An async `setup` of `steps` scheduling points (§3.4) and its optional failures. */
+export interface SetupSpec {
+  steps: number
+  /** Throw synchronously before the first step. */
+  throwSync?: boolean
+  /** Reject at this step (1-based). */
+  rejectAt?: number
+  /** Never settle after this many steps (the creation then waits on an abort). */
+  hangAt?: number
+  /** Return a commit that throws. */
+  commitThrows?: boolean
+  /** An operation performed inside `commit()`. */
+  commitOp?: Operation
+  /** Effects registered through `agentCtx` (agent-scoped; unwound with the scope). */
+  effects?: EffectSpec[]
+  /** Listeners registered through `agentCtx` (agent-scoped routing). */
+  listeners?: ListenerSpec[]
+}
+
+/** A listener the environment registers on an event of the vocabulary (§1.9). */
+export interface ListenerSpec {
+  event: EventName
+  /** Only fire for this session id. */
+  session?: string
+  /** Only for `session/event`: only fire for this appended event type. */
+  eventType?: string
+  action: Action
+  /** Fire at most this many times (default 1). */
+  times?: number
+}
+
+/** An effect registered on a fiber whose disposer misbehaves or acts. */
+export interface EffectSpec {
+  /** Disposer behaviour: a slow disposer is a scheduling point; `op` acts while disposing. */
+  disposer: Action
+}
+
+/** One model call's behaviour (§10.3), consumed in order per session (then `text`). */
+export type ModelStepSpec =
+  | { reply: 'text' }
+  | { reply: 'fail' }
+  /** Wait until the step's signal aborts, then reject. */
+  | { reply: 'hang' }
+  /** Ask for a tool follow-up step, performing `op` as the tool body. */
+  | { reply: 'tool'; op?: Operation }
+  /** Reply after `ms` of virtual time (a timer). */
+  | { reply: 'delay'; ms: number }
+
+/** A persistence load behaviour for one session id. */
+export type LoadSpec = { load: 'ok' } | { load: 'slow'; steps: number } | { load: 'fail' } | { load: 'hang' }
+
+/** One harness operation (design.md concept 2). `session` names the target agent by id. */
+export type Operation =
+  | { op: 'create'; session: string; setup?: SetupSpec; owner?: string; parent?: string; signal?: string; maxTokens?: number; seeded?: boolean }
+  | { op: 'resume'; session: string; setup?: SetupSpec; owner?: string; signal?: string }
+  | { op: 'dispose'; session: string }
+  | { op: 'cancel'; session: string; cause?: CauseKind; keepInbox?: boolean }
+  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string }
+  | { op: 'runMaintenance'; session: string; steps?: number }
+  | { op: 'whenIdle'; session: string }
+  | { op: 'abortSignal'; signal: string }
+  | { op: 'unloadOwner'; owner: string }
+  | { op: 'unloadFactory' }
+  | { op: 'shutdown' }
+  | { op: 'restart' }
+
+/** Every operation kind. */
+export const OPERATION_KINDS = [
+  'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
+  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart',
+] as const satisfies readonly Operation['op'][]
+
+/** An actor: a sequential list of operations; actors run concurrently. */
+export interface ActorSpec {
+  id: string
+  ops: Operation[]
+}
+
+/** The environment the program runs in. */
+export interface EnvironmentSpec {
+  /** Root-level (untagged) listeners. */
+  listeners?: ListenerSpec[]
+  /** Effects registered on the root fiber or on a named owner fiber before the actors start. */
+  effects?: Array<EffectSpec & { on: 'root' | `owner:${string}` }>
+  /** Model behaviour per session id. */
+  model?: Record<string, ModelStepSpec[]>
+  /** Persistence load behaviour per session id (default `ok`). */
+  loads?: Record<string, LoadSpec>
+  /**
+   * Sessions already on the persisted disk before the run, as raw events (for resume of logs with
+   * invalid splices). Each is `{ id, events: [{type, data}] }`; seq and time are filled in.
+   */
+  persisted?: Array<{ id: string; events: Array<{ type: string; data: unknown }> }>
+}
+
+/** A whole program. */
+export interface Program {
+  v: typeof PROGRAM_VERSION
+  name?: string
+  actors: ActorSpec[]
+  env?: EnvironmentSpec
+}
+
+/** A program failed validation; the message names the offending field. */
+export class ProgramError extends Error {
+  override readonly name = 'ProgramError'
+}
+
+const CAUSES: readonly string[] = ['user', 'parent', 'hook', 'disposed']
+const ACTIONS: readonly string[] = ['throw', 'reject', 'slow', 'op']
+const REPLIES: readonly string[] = ['text', 'fail', 'hang', 'tool', 'delay']
+const LOADS: readonly string[] = ['ok', 'slow', 'fail', 'hang']
+
+function fail(path: string, message: string): never {
+  throw new ProgramError(`program${path}: ${message}`)
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function str(v: unknown, path: string): void {
+  if (typeof v !== 'string' || v.length === 0) fail(path, `expected a non-empty string, got ${JSON.stringify(v)}`)
+}
+
+function count(v: unknown, path: string, min = 0): void {
+  if (!Number.isSafeInteger(v) || (v as number) < min) fail(path, `expected an integer >= ${min}, got ${JSON.stringify(v)}`)
+}
+
+function validateAction(a: unknown, path: string): void {
+  if (!isObject(a) || !ACTIONS.includes(a.do)) fail(path, `expected an action {do: ${ACTIONS.join('|')}}, got ${JSON.stringify(a)}`)
+  if (a.do === 'op') validateOperation(a.op, `${path}.op`)
+}
+
+function validateListener(l: unknown, path: string): void {
+  if (!isObject(l)) fail(path, 'expected a listener object')
+  if (!EVENT_NAMES.includes(l.event)) fail(`${path}.event`, `unknown event ${JSON.stringify(l.event)}; expected one of ${EVENT_NAMES.join(', ')}`)
+  if (l.session !== undefined) str(l.session, `${path}.session`)
+  if (l.times !== undefined) count(l.times, `${path}.times`, 1)
+  validateAction(l.action, `${path}.action`)
+}
+
+function validateSetup(s: unknown, path: string): void {
+  if (!isObject(s)) fail(path, 'expected a setup object')
+  count(s.steps, `${path}.steps`)
+  if (s.rejectAt !== undefined) count(s.rejectAt, `${path}.rejectAt`, 1)
+  if (s.hangAt !== undefined) count(s.hangAt, `${path}.hangAt`, 0)
+  if (s.commitOp !== undefined) validateOperation(s.commitOp, `${path}.commitOp`)
+  s.effects?.forEach((e: unknown, i: number) => { if (!isObject(e)) fail(`${path}.effects[${i}]`, 'expected an effect'); validateAction((e as any).disposer, `${path}.effects[${i}].disposer`) })
+  s.listeners?.forEach((l: unknown, i: number) => validateListener(l, `${path}.listeners[${i}]`))
+}
+
+/** Validate one operation; throws a {@link ProgramError} naming the bad field. */
+export function validateOperation(o: unknown, path: string): asserts o is Operation {
+  if (!isObject(o)) fail(path, `expected an operation object, got ${JSON.stringify(o)}`)
+  if (!(OPERATION_KINDS as readonly string[]).includes(o.op)) fail(`${path}.op`, `unknown operation ${JSON.stringify(o.op)}; expected one of ${OPERATION_KINDS.join(', ')}`)
+  switch (o.op) {
+    case 'abortSignal': str(o.signal, `${path}.signal`); return
+    case 'unloadOwner': str(o.owner, `${path}.owner`); return
+    case 'unloadFactory': case 'shutdown': case 'restart': return
+    default: str(o.session, `${path}.session`)
+  }
+  if (o.op === 'create' || o.op === 'resume') {
+    if (o.setup !== undefined) validateSetup(o.setup, `${path}.setup`)
+    if (o.owner !== undefined) str(o.owner, `${path}.owner`)
+    if (o.signal !== undefined) str(o.signal, `${path}.signal`)
+  }
+  if (o.op === 'cancel' && o.cause !== undefined && !CAUSES.includes(o.cause)) fail(`${path}.cause`, `expected one of ${CAUSES.join('|')}`)
+  if (o.op === 'runMaintenance' && o.steps !== undefined) count(o.steps, `${path}.steps`)
+}
+
+/** Validate a parsed program; throws a {@link ProgramError} naming the bad field. */
+export function validateProgram(p: unknown): asserts p is Program {
+  if (!isObject(p)) fail('', 'expected an object')
+  if (p.v !== PROGRAM_VERSION) fail('.v', `expected version ${PROGRAM_VERSION}, got ${JSON.stringify(p.v)}`)
+  if (!Array.isArray(p.actors) || p.actors.length === 0) fail('.actors', 'expected a non-empty array of actors')
+  const ids = new Set<string>()
+  p.actors.forEach((a: unknown, i: number) => {
+    const path = `.actors[${i}]`
+    if (!isObject(a)) fail(path, 'expected an actor object')
+    str(a.id, `${path}.id`)
+    if (ids.has(a.id)) fail(`${path}.id`, `duplicate actor id ${JSON.stringify(a.id)}`)
+    ids.add(a.id)
+    if (!Array.isArray(a.ops)) fail(`${path}.ops`, 'expected an array of operations')
+    a.ops.forEach((o: unknown, j: number) => validateOperation(o, `${path}.ops[${j}]`))
+  })
+  const env = p.env
+  if (env === undefined) return
+  if (!isObject(env)) fail('.env', 'expected an object')
+  env.listeners?.forEach((l: unknown, i: number) => validateListener(l, `.env.listeners[${i}]`))
+  env.effects?.forEach((e: any, i: number) => {
+    if (!isObject(e) || !(e.on === 'root' || (typeof e.on === 'string' && e.on.startsWith('owner:')))) fail(`.env.effects[${i}].on`, 'expected "root" or "owner:<name>"')
+    validateAction(e.disposer, `.env.effects[${i}].disposer`)
+  })
+  for (const [id, steps] of Object.entries(env.model ?? {})) {
+    if (!Array.isArray(steps)) fail(`.env.model.${id}`, 'expected an array of model steps')
+    steps.forEach((s: any, i: number) => {
+      if (!isObject(s) || !REPLIES.includes(s.reply)) fail(`.env.model.${id}[${i}].reply`, `expected one of ${REPLIES.join('|')}`)
+      if (s.reply === 'delay') count(s.ms, `.env.model.${id}[${i}].ms`)
+      if (s.reply === 'tool' && s.op !== undefined) validateOperation(s.op, `.env.model.${id}[${i}].op`)
+    })
+  }
+  for (const [id, l] of Object.entries(env.loads ?? {})) {
+    if (!isObject(l) || !LOADS.includes((l as any).load)) fail(`.env.loads.${id}.load`, `expected one of ${LOADS.join('|')}`)
+  }
+}
+
+/** Parse and validate a program from JSON text. */
+export function parseProgram(text: string): Program {
+  let value: unknown
+  try { value = JSON.parse(text) } catch (error) { throw new ProgramError(`program is not valid JSON: ${(error as Error).message}`) }
+  validateProgram(value)
+  return value
+}
+
+/** Count the operations of a program (top-level and nested in behaviours), for shrink reports. */
+export function operationCount(p: Program): number {
+  return p.actors.reduce((n, a) => n + a.ops.length, 0)
+}

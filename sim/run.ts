@@ -1,0 +1,55 @@
+/**
+ * Running a program: a fresh world under one scheduler, returning the outcome and the trace as data.
+ * @module
+ */
+import type { InstallFactory } from '../core/cases/harness.js'
+import { installReferenceFactory } from '../core/factory/reference-factory.js'
+import type { DecisionLog } from './decision-log.js'
+import { Scheduler } from './engine/index.js'
+import type { RunOutcome } from './engine/index.js'
+import type { Program } from './program.js'
+import { validateProgram } from './program.js'
+import type { Strategy } from './strategies/strategy.js'
+import type { Trace } from './trace.js'
+import { TraceRecorder, traceHash } from './trace.js'
+import { World } from './world.js'
+
+/** The reference factory as an installer (the default factory under test). */
+export const referenceInstall: InstallFactory = (ctx) => installReferenceFactory(ctx)
+
+/** Options of {@link runProgram}. */
+export interface RunProgramOptions {
+  /** The factory under test; the reference factory by default. */
+  install?: InstallFactory
+  /** Step budget (livelock bound). */
+  budget?: number
+}
+
+/** One run's result. */
+export interface RunResult {
+  readonly outcome: RunOutcome
+  readonly trace: Trace
+  /** Stable hash of the trace. */
+  readonly hash: string
+  readonly decisions: DecisionLog
+}
+
+/**
+ * Run `program` once under `strategy` (on which `beginRun()` must have returned true) in a fresh
+ * world. Everything the run uses is built inside it; nothing survives to the next run.
+ */
+export async function runProgram(program: Program, strategy: Strategy, options: RunProgramOptions = {}): Promise<RunResult> {
+  validateProgram(program)
+  const scheduler = new Scheduler(strategy)
+  const trace = new TraceRecorder(() => scheduler.decisionCount)
+  let world: World | undefined
+  const outcome = await scheduler.run(async () => {
+    world = new World({ program, install: options.install ?? referenceInstall, port: scheduler, trace })
+    const w = world
+    await Promise.all(program.actors.map((actor) => w.operations.runActor(actor.id, actor.ops)))
+  }, options.budget === undefined ? {} : { budget: options.budget })
+  world?.recordFinal()
+  world?.abandon()
+  const result = trace.toTrace()
+  return { outcome, trace: result, hash: traceHash(result), decisions: outcome.decisions }
+}

@@ -1,0 +1,131 @@
+/**
+ * The trace: a run's history (design.md concept 4). Every decision, every operation's invoke and
+ * outcome, every bus event and session append, each with a snapshot of both registries.
+ * Versioned JSON, a stable hash, and a one-line-per-event text rendering.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto'
+import type { Decision } from './decision-log.js'
+
+/** The trace format version. */
+export const TRACE_VERSION = 1
+
+/** Both registries at one moment: live agent ids and live session ids, in enter order. */
+export interface Snapshot {
+  readonly agents: readonly string[]
+  readonly sessions: readonly string[]
+}
+
+/** An inbox projection by message id. */
+export interface InboxSnapshot {
+  readonly nextTurn: readonly string[]
+  readonly nextStep: readonly string[]
+}
+
+/** One entry of a trace. `i` is its index; `d` the number of decisions taken before it. */
+export type TraceEntry =
+  | { k: 'invoke'; i: number; d: number; actor: string; op: number; what: string; world: number }
+  | { k: 'outcome'; i: number; d: number; actor: string; op: number; what: string; status: 'ok' | 'fail' | 'info'; detail: string; world: number; seq?: number }
+  | { k: 'event'; i: number; d: number; name: string; id: string; detail: string; snap: Snapshot; world: number }
+  | {
+      k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
+      /** For `agent/inbox/spliced`: the live projection just before the splice is applied (§6.3). */
+      inbox?: InboxSnapshot
+    }
+  | { k: 'resumed'; i: number; d: number; id: string; inbox: InboxSnapshot; events: readonly { type: string; seq: number; data: unknown }[]; world: number }
+  | { k: 'warn'; i: number; d: number; message: string; world: number }
+  | { k: 'mark'; i: number; d: number; label: string; world: number }
+  | { k: 'final'; i: number; d: number; world: number; seqs: Record<string, number>; snap: Snapshot }
+
+/** Distributes `Omit` over a union. */
+type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never
+
+/** An entry before the recorder numbers it. */
+export type NewEntry = DistributiveOmit<TraceEntry, 'i' | 'd'>
+
+/** A run's trace. */
+export interface Trace {
+  readonly v: typeof TRACE_VERSION
+  readonly entries: readonly TraceEntry[]
+}
+
+/** Appends entries, numbering them and stamping the current decision count. */
+export class TraceRecorder {
+  readonly entries: TraceEntry[] = []
+
+  /** @param decisions how many decisions the run has taken so far (stamped on each entry). */
+  constructor(private readonly decisions: () => number = () => 0) {}
+
+  add(entry: NewEntry): void {
+    this.entries.push({ ...entry, i: this.entries.length, d: this.decisions() } as TraceEntry)
+  }
+
+  /** Record a `mark`: an interesting state reached (scenario "sometimes" goals use them). */
+  mark(label: string, world: number): void {
+    this.add({ k: 'mark', label, world })
+  }
+
+  toTrace(): Trace {
+    return { v: TRACE_VERSION, entries: this.entries }
+  }
+}
+
+/**
+ * A stable hash of a trace (sha256 of its JSON, first 16 hex digits). Entries are built with a
+ * fixed key order and event data is a frozen snapshot built in a fixed order, so plain
+ * `JSON.stringify` is already canonical for the same code; sorting keys cost a third of a run.
+ */
+export function traceHash(trace: Trace): string {
+  return createHash('sha256').update(JSON.stringify(trace)).digest('hex').slice(0, 16)
+}
+
+const GLYPHS: Record<TraceEntry['k'], string> = {
+  invoke: '+', outcome: '=', event: '*', append: '.', resumed: '^', warn: '!', mark: '#', final: '$',
+}
+
+function snap(s: Snapshot): string {
+  return `agents=[${s.agents.join(',')}] sessions=[${s.sessions.join(',')}]`
+}
+
+function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? ''
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+/** One fixed-width line for an entry, TigerBeetle-style: diffable across runs. */
+export function renderEntry(e: TraceEntry): string {
+  const head = `#${String(e.i).padStart(4, '0')} d${String(e.d).padStart(3, '0')} w${'world' in e ? e.world : 0} ${GLYPHS[e.k]}`
+  switch (e.k) {
+    case 'invoke': return `${head} ${e.actor.padEnd(6)} invoke   ${e.what}`
+    case 'outcome': return `${head} ${e.actor.padEnd(6)} ${e.status.padEnd(8)} ${e.what} ${e.detail}`
+    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}`
+    case 'append': return `${head} ${''.padEnd(6)} append   ${e.id}#${e.seq} ${e.type} ${short(e.data)}`
+    case 'resumed': return `${head} ${''.padEnd(6)} resumed  ${e.id} next-turn=[${e.inbox.nextTurn.join(',')}] next-step=[${e.inbox.nextStep.join(',')}]`
+    case 'warn': return `${head} ${''.padEnd(6)} warn     ${e.message}`
+    case 'mark': return `${head} ${''.padEnd(6)} mark     ${e.label}`
+    case 'final': return `${head} ${''.padEnd(6)} final    ${snap(e.snap)} seqs=${short(e.seqs)}`
+  }
+}
+
+/**
+ * The whole trace as text, one line per entry; with the run's decisions, each `pick` and `time`
+ * decision is printed where it was taken (entries carry the decision count `d`).
+ */
+export function renderTrace(trace: Trace, decisions: readonly Decision[] = []): string {
+  const lines: string[] = []
+  let next = 0
+  const flush = (upTo: number): void => {
+    for (; next < upTo && next < decisions.length; next++) {
+      const d = decisions[next]!
+      const what = d.kind === 'pick' ? `pick     ${d.label}` : d.kind === 'time' ? `time     ${d.at}ms` : `random   ${d.value}/${d.n}`
+      lines.push(`      d${String(next).padStart(3, '0')}    >        ${what}`)
+    }
+  }
+  for (const entry of trace.entries) {
+    flush(entry.d)
+    lines.push(renderEntry(entry))
+  }
+  flush(decisions.length)
+  return lines.join('\n')
+}
