@@ -60,21 +60,23 @@ export class Behaviours {
   }
 
   /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */
-  setup(spec: SetupSpec, actor: string, what: string): AgentSetup {
+  setup(spec: SetupSpec, actor: string, what: string, tx: string, id: string): AgentSetup {
+    const meta = { tx, id }
     return (agentCtx: Context) => {
-      this.world.trace.mark(`${actor}:${what}@setup:start`, this.world.generation)
-      spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${what}:effect${i}`))
+      const world = this.world
+      world.trace.mark(`${actor}:${what}@setup:start`, world.generation, meta)
+      spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${actor}:${what}:effect${i}`, meta))
       spec.listeners?.forEach((listener) => this.registerListener(agentCtx, listener, `${what}:scoped`))
       if (spec.throwSync) throw new InjectedFault(`setup of ${what} threw`)
       const commit: AgentSetupCommit = {
         commit: () => {
-          this.world.trace.mark(`${actor}:${what}@commit`, this.world.generation)
+          this.world.trace.mark(`${actor}:${what}@commit`, this.world.generation, meta)
           if (spec.commitOp) this.world.operations.inline(spec.commitOp, `${actor}.commit`)
           if (spec.commitThrows) throw new InjectedFault(`commit of ${what} threw`)
         },
       }
       if (spec.steps === 0 && spec.rejectAt === undefined && spec.hangAt === undefined) {
-        this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation)
+        this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation, meta)
         return commit
       }
       return (async () => {
@@ -84,7 +86,7 @@ export class Behaviours {
           if (spec.rejectAt === k) throw new InjectedFault(`setup of ${what} rejected at step ${k}`)
         }
         if (spec.hangAt !== undefined && spec.hangAt >= spec.steps) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
-        this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation)
+        this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation, meta)
         return commit
       })()
     }
@@ -116,14 +118,17 @@ export class Behaviours {
   }
 
   /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */
-  registerEffect(ctx: Context, spec: EffectSpec, origin: string): void {
-    ctx.effect(() => () => this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined) as void | Promise<void>, `sim:${origin}`)
+  registerEffect(ctx: Context, spec: EffectSpec, origin: string, meta: { tx?: string; id?: string } = {}): void {
+    ctx.effect(() => {
+      this.world.trace.mark(`${origin} registered`, this.world.generation, meta)
+      return () => this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta) as void | Promise<void>
+    }, `sim:${origin}`)
   }
 
   /** Play an action; `then` supplies the normal result (e.g. a waterfall's `next()`). */
-  #play<T>(action: Action, label: string, origin: string, then: () => T): T | Promise<T> {
+  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}): T | Promise<T> {
     const world = this.world
-    world.trace.mark(`${origin} ${label} ${action.do}`, world.generation)
+    world.trace.mark(`${origin} ${label} ${action.do}`, world.generation, meta)
     switch (action.do) {
       case 'throw':
         throw new InjectedFault(`${label} (${origin}) threw`)
@@ -149,6 +154,13 @@ export class Behaviours {
     this.#modelCursor.set(id, k + 1)
     const spec: ModelStepSpec = this.world.program.env?.model?.[id]?.[k] ?? { reply: 'text' }
     const actor = `model:${id}`
+    let initiator: string
+    try {
+      initiator = this.world.root.ctx.agents.currentInitiator()?.id ?? 'none'
+    } catch {
+      initiator = 'disposed'
+    }
+    this.world.trace.mark(`${actor}:call${k + 1} initiator=${initiator}`, this.world.generation, { id })
     await this.world.port.point(`${actor}:call${k + 1}`, actor)
     request.signal.throwIfAborted()
     switch (spec.reply) {

@@ -67,17 +67,17 @@ export class Operations {
   async #perform(op: Operation, actor: string, index: number, what: string): Promise<OperationResult> {
     const world = this.world
     const generation = world.generation
-    world.trace.add({ k: 'invoke', actor, op: index, what, world: generation })
+    const tx = op.op === 'create' || op.op === 'resume' ? world.nextTx() : undefined
+    const owner = op.op === 'create' && op.parent !== undefined ? `agent:${op.parent}` : op.op === 'create' || op.op === 'resume' ? op.owner ?? actor : undefined
+    world.trace.add({ k: 'invoke', actor, op: index, what, world: generation, spec: op, ...(tx ? { tx } : {}), ...(owner ? { owner } : {}) })
     let result: OperationResult
-    let seq: number | undefined
     try {
-      const value = await this.#execute(op, actor, what)
+      const value = await this.#execute(op, actor, what, tx ?? '')
       result = value ?? { status: 'ok', detail: '' }
-      if (op.op === 'dispose' && result.status === 'ok') seq = world.handles.get(op.session)?.agent.session.seq
     } catch (error) {
       result = { status: 'fail', detail: errorText(error) }
     }
-    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, ...(seq === undefined ? {} : { seq }) })
+    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, snap: world.snapshot(), ...(tx ? { tx } : {}) })
     return result
   }
 
@@ -86,7 +86,7 @@ export class Operations {
     return this.world.live(id)
   }
 
-  async #execute(op: Operation, actor: string, what: string): Promise<OperationResult | void> {
+  async #execute(op: Operation, actor: string, what: string, tx: string): Promise<OperationResult | void> {
     const world = this.world
     switch (op.op) {
       case 'create': {
@@ -94,7 +94,7 @@ export class Operations {
         if (!ctx) return { status: 'info', detail: `parent ${op.parent} not live` }
         const handle = await ctx.agents.create({
           sessionId: op.session,
-          ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what) } : {}),
+          ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
           ...(op.maxTokens !== undefined ? { agentOptions: { maxTokens: op.maxTokens } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
@@ -105,7 +105,7 @@ export class Operations {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
         const handle = await ctx.agents.resume({
           resumeSessionId: op.session,
-          ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what) } : {}),
+          ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
         return this.#keep(op.session, handle)
@@ -175,7 +175,6 @@ export class Operations {
 
   #keep(id: string, handle: AgentHandle): OperationResult {
     this.world.handles.set(id, handle)
-    this.world.remember(handle.agent.session)
     return { status: 'ok', detail: '' }
   }
 }

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Decision } from './decision-log.js'
+import type { Operation } from './program.js'
 
 /** The trace format version. */
 export const TRACE_VERSION = 1
@@ -25,8 +26,20 @@ export interface InboxSnapshot {
 
 /** One entry of a trace. `i` is its index; `d` the number of decisions taken before it. */
 export type TraceEntry =
-  | { k: 'invoke'; i: number; d: number; actor: string; op: number; what: string; world: number }
-  | { k: 'outcome'; i: number; d: number; actor: string; op: number; what: string; status: 'ok' | 'fail' | 'info'; detail: string; world: number; seq?: number }
+  | {
+      k: 'invoke'; i: number; d: number; actor: string; op: number; what: string; world: number
+      /** The operation as the program states it. */
+      spec: Operation
+      /** For create/resume: the transaction id that marks and outcomes share. */
+      tx?: string
+      /** For create/resume: the owner fiber name, or `agent:<id>` for a parent create. */
+      owner?: string
+    }
+  | {
+      k: 'outcome'; i: number; d: number; actor: string; op: number; what: string; status: 'ok' | 'fail' | 'info'; detail: string; world: number
+      snap: Snapshot
+      tx?: string
+    }
   | { k: 'event'; i: number; d: number; name: string; id: string; detail: string; snap: Snapshot; world: number }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
@@ -35,8 +48,18 @@ export type TraceEntry =
     }
   | { k: 'resumed'; i: number; d: number; id: string; inbox: InboxSnapshot; events: readonly { type: string; seq: number; data: unknown }[]; world: number }
   | { k: 'warn'; i: number; d: number; message: string; world: number }
-  | { k: 'mark'; i: number; d: number; label: string; world: number }
-  | { k: 'final'; i: number; d: number; world: number; seqs: Record<string, number>; snap: Snapshot }
+  | {
+      k: 'mark'; i: number; d: number; label: string; world: number
+      /** The transaction (create/resume invocation) the mark belongs to, if any. */
+      tx?: string
+      /** The session id the mark is about, if any. */
+      id?: string
+    }
+  | {
+      k: 'final'; i: number; d: number; world: number; snap: Snapshot
+      /** Sessions that grew after they left the store (an append after teardown resolved, §5.3). */
+      late: readonly { id: string; detached: number; final: number }[]
+    }
 
 /** Distributes `Omit` over a union. */
 type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never
@@ -62,8 +85,8 @@ export class TraceRecorder {
   }
 
   /** Record a `mark`: an interesting state reached (scenario "sometimes" goals use them). */
-  mark(label: string, world: number): void {
-    this.add({ k: 'mark', label, world })
+  mark(label: string, world: number, meta: { tx?: string; id?: string } = {}): void {
+    this.add({ k: 'mark', label, world, ...meta })
   }
 
   toTrace(): Trace {
@@ -98,13 +121,13 @@ export function renderEntry(e: TraceEntry): string {
   const head = `#${String(e.i).padStart(4, '0')} d${String(e.d).padStart(3, '0')} w${'world' in e ? e.world : 0} ${GLYPHS[e.k]}`
   switch (e.k) {
     case 'invoke': return `${head} ${e.actor.padEnd(6)} invoke   ${e.what}`
-    case 'outcome': return `${head} ${e.actor.padEnd(6)} ${e.status.padEnd(8)} ${e.what} ${e.detail}`
+    case 'outcome': return `${head} ${e.actor.padEnd(6)} ${e.status.padEnd(8)} ${e.what} ${e.detail} ${snap(e.snap)}`
     case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}`
     case 'append': return `${head} ${''.padEnd(6)} append   ${e.id}#${e.seq} ${e.type} ${short(e.data)}`
     case 'resumed': return `${head} ${''.padEnd(6)} resumed  ${e.id} next-turn=[${e.inbox.nextTurn.join(',')}] next-step=[${e.inbox.nextStep.join(',')}]`
     case 'warn': return `${head} ${''.padEnd(6)} warn     ${e.message}`
     case 'mark': return `${head} ${''.padEnd(6)} mark     ${e.label}`
-    case 'final': return `${head} ${''.padEnd(6)} final    ${snap(e.snap)} seqs=${short(e.seqs)}`
+    case 'final': return `${head} ${''.padEnd(6)} final    ${snap(e.snap)}${e.late.length ? ` late=${short(e.late)}` : ''}`
   }
 }
 

@@ -57,9 +57,10 @@ export class World {
   /** Latest successful handle per session id, in this process. */
   readonly handles = new Map<SessionId, AgentHandle>()
   readonly signals = new Map<string, AbortController>()
-  /** Every session object this process exposed (for the final "no append after teardown" check). */
-  readonly #sessions = new Map<string, Session>()
+  /** Session objects that left the store, with their length at that moment (§5.3 check). */
+  readonly #detached = new Map<Session, number>()
   #ids = 0
+  #tx = 0
   #messages = 0
 
   constructor(options: WorldOptions) {
@@ -127,15 +128,22 @@ export class World {
     this.#owners.clear()
     this.handles.clear()
     this.signals.clear()
-    this.#sessions.clear()
     this.#boot()
   }
 
-  /** Record the process's final state: registries and the length of every session it exposed. */
+  /** A fresh transaction id for a create/resume invocation. */
+  nextTx(): string {
+    return `t${++this.#tx}`
+  }
+
+  /** Record the process's final state, and every session that grew after it left the store. */
   recordFinal(): void {
-    const seqs: Record<string, number> = {}
-    for (const [id, session] of this.#sessions) seqs[id] = session.seq
-    this.trace.add({ k: 'final', world: this.generation, seqs, snap: this.snapshot() })
+    const late: { id: string; detached: number; final: number }[] = []
+    for (const [session, detached] of this.#detached) {
+      if (session.seq !== detached) late.push({ id: session.id, detached, final: session.seq })
+    }
+    this.#detached.clear()
+    this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
   }
 
   /** The run is over: release what the process holds (its root is never used again). */
@@ -143,10 +151,6 @@ export class World {
     this.root.abandon()
   }
 
-  /** Remember a session object so its final length can be checked. */
-  remember(session: Session): void {
-    this.#sessions.set(session.id, session)
-  }
 
   #boot(): void {
     const world = this
@@ -179,15 +183,13 @@ export class World {
       ctx.on(name, ((a: any, b: any) => {
         if (name === 'session/event') {
           const session = a as Session
-          this.remember(session)
           const agent = this.root.ctx.agents.get(session.id)
           const inbox = b.type === 'agent/inbox/spliced' && agent ? inboxSnapshot(agent) : undefined
           this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, ...(inbox ? { inbox } : {}) })
           return
         }
         const id: string = name.startsWith('session/') ? a.id : a.agent.id
-        if (name.startsWith('session/')) this.remember(a as Session)
-        else this.remember(a.agent.session)
+        if (name === 'session/disposed') this.#detached.set(a as Session, (a as Session).seq)
         const detail = name === 'agent/status' ? a.status
           : name === 'agent/session-start' ? a.source
             : name === 'agent/inbox/claimed' ? `${a.message.id}@${a.turn}`
