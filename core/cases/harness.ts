@@ -1,4 +1,6 @@
-import type { Agent, AgentHandle, Context, CreateAgentOptions, EventName, SessionId, UserMessage } from '../contract.js'
+import type {
+  Agent, AgentHandle, Context, CreateAgentOptions, EventName, Fiber, SessionId, SessionPersistence, SessionPreparation, UserMessage,
+} from '../contract.js'
 import { EVENT_NAMES } from '../contract.js'
 import { createUserMessage } from '../messages.js'
 import { InMemoryPersistence } from '../persistence.js'
@@ -59,6 +61,24 @@ export interface HarnessOptions {
   disk?: Map<SessionId, PersistedSession>
   /** Leave persistence unconfigured. */
   noPersistence?: boolean
+  /**
+   * Called for each persistence load before the record is read, with the load's abort signal (the
+   * persistence honours the signal after it returns): make a load slow, failing or hung.
+   */
+  beforeLoad?: (id: SessionId, signal: AbortSignal | undefined) => Promise<void>
+  /**
+   * Called after a load built its preparation and before it is handed over, ignoring the signal:
+   * models a provider whose preparation arrives after the caller gave up (it must then be released).
+   */
+  afterLoad?: (id: SessionId) => Promise<void>
+  /** Observer of scope minting (synchronous, inside `createScope`): land an abort or unload there. */
+  scopeCreated?: (fiber: Fiber, key: unknown) => void
+}
+
+/** One preparation the persistence handed out, and whether its consumer released it. */
+export interface PreparationRecord {
+  readonly id: SessionId
+  released: boolean
 }
 
 /**
@@ -76,6 +96,8 @@ export interface Harness {
   readonly observed: Observed[]
   /** Warnings reported through the root's `warn`. */
   readonly warnings: { message: string; error: unknown }[]
+  /** Every preparation the persistence handed out (in load order), with its release state. */
+  readonly preparations: PreparationRecord[]
   /** Unload the factory plugin (the factory owner). */
   unloadFactory(): Promise<void>
   /** A child plugin context to use as the caller (owner fiber) of creates. */
@@ -94,6 +116,11 @@ export interface Harness {
   shutdown(): Promise<void>
   /** Shut down, then build a new process over the same persisted disk with the same factory. */
   restart(options?: HarnessOptions): Promise<Harness>
+  /**
+   * Crash: drop this process without unloading it (no teardown runs, so nothing graceful reaches
+   * the disk), then build a new process over the same persisted disk with the same factory.
+   */
+  crash(options?: HarnessOptions): Harness
 }
 
 /** Build a fresh harness with `install` as the factory under test. */
@@ -104,12 +131,29 @@ export function makeHarness(install: InstallFactory, options: HarnessOptions = {
   const model = new ScriptedModel(options.script ?? [], script.text('ok'))
   const disk = options.disk ?? new Map<SessionId, PersistedSession>()
   let persistence: InMemoryPersistence | undefined
+  const preparations: PreparationRecord[] = []
+  const buildPersistence = (ctx: Context): SessionPersistence => {
+    const inner = (persistence = new InMemoryPersistence(ctx, disk, options.beforeLoad ? { beforeLoad: options.beforeLoad } : {}))
+    return {
+      async prepare(id, signal): Promise<SessionPreparation> {
+        const preparation = await inner.prepare(id, signal)
+        const record: PreparationRecord = { id, released: false }
+        preparations.push(record)
+        if (options.afterLoad) await options.afterLoad(id)
+        return {
+          session: preparation.session,
+          [Symbol.dispose]() { record.released = true; preparation[Symbol.dispose]() },
+        }
+      },
+    }
+  }
   const root = createRoot({
     now: () => clock++,
     newId: (kind) => `${kind}-${++ids}`,
     warn: (message, error) => { warnings.push({ message, error }) },
     model,
-    ...(options.noPersistence ? {} : { persistence: (ctx: Context) => (persistence = new InMemoryPersistence(ctx, disk)) }),
+    ...(options.noPersistence ? {} : { persistence: buildPersistence }),
+    ...(options.scopeCreated ? { scopeCreated: options.scopeCreated } : {}),
   })
   const observed: Observed[] = []
   const record = (name: EventName, id: string, detail: string): void => {
@@ -132,6 +176,7 @@ export function makeHarness(install: InstallFactory, options: HarnessOptions = {
     disk,
     observed,
     warnings,
+    preparations,
     unloadFactory: () => factory.unload(),
     owner: (name = `owner-${++owners}`) => {
       const scope = root.ctx.createScope(undefined, name)
@@ -145,6 +190,10 @@ export function makeHarness(install: InstallFactory, options: HarnessOptions = {
     shutdown: () => root.shutdown(),
     restart: async (next = {}) => {
       await root.shutdown()
+      return makeHarness(install, { ...options, ...next, disk })
+    },
+    crash: (next = {}) => {
+      root.abandon()
       return makeHarness(install, { ...options, ...next, disk })
     },
   }
