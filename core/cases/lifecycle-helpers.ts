@@ -51,7 +51,7 @@ export function assertEmpty(h: Harness): void {
 }
 
 /** Send a followup and wait until the agent is idle again. */
-export async function drive(h: Harness, handle: AgentHandle, text: string): Promise<void> {
+export async function drive(h: Harness, handle: Pick<AgentHandle, 'agent'>, text: string): Promise<void> {
   handle.agent.followup(h.msg(text))
   await handle.agent.whenIdle()
 }
