@@ -1,0 +1,11 @@
+/**
+ * Strategies: the ways the scheduler explores schedules. One file each; the
+ * loop sees only the {@link Strategy} interface.
+ * @module
+ */
+export type { PendingPoint, PickContext, Strategy } from './strategy.js'
+export { random, type RandomOptions } from './random.js'
+export { pct, DEFAULT_STEP_ESTIMATE, type PctOptions } from './pct.js'
+export { dfs, type DfsOptions } from './dfs.js'
+export { replay, ReplayDivergenceError } from './replay.js'
+export { portfolio, type PortfolioOptions } from './portfolio.js'
