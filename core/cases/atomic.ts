@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
+import type { Context } from '../contract.js'
+import { ERRORS } from '../contract.js'
 import type { DirectedCase } from './harness.js'
-import { gate, makeHarness } from './harness.js'
+import { gate, makeHarness, settle } from './harness.js'
+import { assertEmpty, assertNothingPublished, lifecycle, rejection, rejectsWith } from './lifecycle-helpers.js'
 
 const GROUP = 'AGENT-ATOMIC-TEST'
 
@@ -58,6 +61,93 @@ export const atomicCases: DirectedCase[] = [
       await results.find((r) => r.status === 'fulfilled')!.value.dispose()
       assert.deepEqual(h.ctx.agents.list(), [])
       assert.deepEqual(h.ctx.sessions.list(), [])
+    },
+  },
+  {
+    group: GROUP, clause: 67, title: 'aborting the creation signal during pending setup rejects with the reason and publishes nothing, even if setup never settles',
+    async run(install) {
+      const h = makeHarness(install)
+      const controller = new AbortController()
+      const entered = gate<Context>()
+      const never = gate()
+      const pending = h.create('s1', { signal: controller.signal, setup: (ctx) => { entered.open(ctx); return never.promise } })
+      const agentCtx = await entered.promise
+      await settle()
+      const reason = new Error('caller gave up')
+      controller.abort(reason)
+      assert.equal(await rejection(pending), reason)
+      assert.equal(never.opened, false, 'rejected while setup is still pending')
+      assertNothingPublished(h, 's1')
+      assertEmpty(h)
+      assert.throws(() => agentCtx.effect(() => undefined), { message: ERRORS.inactiveContext }, "the abandoned setup's scope is disposed")
+      const retry = await h.create('s1')
+      assert.equal(h.ctx.agents.get('s1'), retry.agent)
+      never.open()
+      await settle()
+      assert.deepEqual(lifecycle(h, 's1'), ['session/created', 'agent/created', 'agent/session-start'])
+    },
+  },
+  {
+    group: GROUP, clause: 68, title: 'aborting the creation signal after the handle resolved leaves the agent registered and idle',
+    async run(install) {
+      const h = makeHarness(install)
+      const controller = new AbortController()
+      const handle = await h.create('s1', { signal: controller.signal })
+      controller.abort(new Error('too late'))
+      await settle()
+      assert.equal(h.ctx.agents.get('s1'), handle.agent)
+      assert.equal(h.ctx.sessions.get('s1'), handle.agent.session)
+      assert.equal(handle.agent.status, 'idle')
+      assert.deepEqual(lifecycle(h, 's1'), ['session/created', 'agent/created', 'agent/session-start'])
+      // Still fully usable: the signal has no effect on its work.
+      handle.agent.followup(h.msg('still here'))
+      await handle.agent.whenIdle()
+      assert.deepEqual(h.statuses('s1'), ['running', 'idle'])
+      assert.equal(h.model.requests.length, 1)
+      assert.equal(h.model.requests[0]!.signal.aborted, false)
+      assert.equal(h.ctx.agents.get('s1'), handle.agent)
+    },
+  },
+  {
+    group: GROUP, clause: 69, title: 'setup that synchronously aborts its own creation signal makes creation reject with that reason',
+    async run(install) {
+      const h = makeHarness(install)
+      const controller = new AbortController()
+      const reason = new Error('setup aborted itself')
+      let disposed = false
+      const error = await rejection(h.create('s1', {
+        signal: controller.signal,
+        setup: (ctx) => {
+          ctx.effect(() => () => { disposed = true }, 'probe')
+          controller.abort(reason)
+        },
+      }))
+      assert.equal(error, reason)
+      assert.equal(disposed, true)
+      assertNothingPublished(h, 's1')
+      assertEmpty(h)
+      await h.create('s1')
+    },
+  },
+  {
+    group: GROUP, clause: 70, title: 'a non-Error abort reason during setup is wrapped as creation aborted with the reason as cause',
+    async run(install) {
+      const h = makeHarness(install)
+      // Synchronously inside setup …
+      const sync = new AbortController()
+      const plain = { reason: 'plain object' }
+      const first = await rejectsWith(h.create('s1', { signal: sync.signal, setup: () => { sync.abort(plain) } }), ERRORS.creationAborted('s1'))
+      assert.equal(first.cause, plain)
+      // … and while setup is pending.
+      const later = new AbortController()
+      const entered = gate()
+      const pending = h.create('s1', { signal: later.signal, setup: async () => { entered.open(); await new Promise(() => undefined) } })
+      await entered.promise
+      later.abort('a string')
+      const second = await rejectsWith(pending, ERRORS.creationAborted('s1'))
+      assert.equal(second.cause, 'a string')
+      assertNothingPublished(h, 's1')
+      assertEmpty(h)
     },
   },
 ]
