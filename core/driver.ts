@@ -100,6 +100,8 @@ export async function runTurn(host: DriverHost, phase: RunningPhase): Promise<bo
 async function modelStep(host: DriverHost, sig: AbortSignal, turn: number, step: number): Promise<Ending | null> {
   const model = host.services.model
   if (!model) throw new Error(`agent "${host.agent.id}" has no model configured`)
+  // Never dispatch a request on an already aborted activity (e.g. disposal from a step/start observer, §9 108).
+  sig.throwIfAborted()
   const request = { sessionId: host.agent.id, messages: host.session.deriveMessages(), signal: sig }
   const reply = await model.call(host.maxTokens === undefined ? request : { ...request, maxTokens: host.maxTokens })
   sig.throwIfAborted()

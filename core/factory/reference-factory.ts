@@ -171,6 +171,12 @@ export class ReferenceFactory implements AgentFactory {
       throw error
     }
     tx.settleConstruction()
+    // An owner that began unloading (or a factory that went inactive) during construction, e.g. from
+    // an observer of the scope minting, is dead here: setup must not run (§3.1, §3.5 note; §9 104).
+    if (!tx.controller.signal.aborted) {
+      if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
+      else if (!this.#active) tx.abort(new Error(ERRORS.loopInactive))
+    }
     if (tx.controller.signal.aborted) {
       // Aborted during construction: reject now; the provisional scope quiesces in the background.
       void this.teardown(tx, 'rollback')
