@@ -90,9 +90,13 @@ export class OperationTracker {
     if (op !== undefined) op.blockedOn = label
   }
 
-  /** The open operations, oldest first, with what each waits on. */
-  report(): BlockedOperation[] {
-    return this.#open.map((op) => ({ actor: op.actor, op: op.description, waitingOn: op.blockedOn ?? op.waiting ?? NO_POINT }))
+  /** The open operations but `except`, oldest first, with what each waits on. */
+  report(except?: OpHandle): BlockedOperation[] {
+    const report: BlockedOperation[] = []
+    for (const op of this.#open) {
+      if (op !== except) report.push({ actor: op.actor, op: op.description, waitingOn: op.blockedOn ?? op.waiting ?? NO_POINT })
+    }
+    return report
   }
 
   #innermost(actor: string): Operation | undefined {

@@ -8,8 +8,12 @@ import { VirtualClock } from '../clock.js'
 import { DecisionRecorder } from '../decision-log.js'
 import type { PendingPoint, PickContext, Strategy } from '../strategies/strategy.js'
 import { OperationTracker, type OpHandle } from './operations.js'
-import type { CrashSource, RunOutcome } from './outcome.js'
+import type { BlockedOperation, CrashSource, RunOutcome } from './outcome.js'
 import { ProcessWatch } from './process-watch.js'
+
+/** The actor and operation under which `main` itself is tracked. */
+const MAIN_ACTOR = 'main'
+const MAIN_OP = 'main()'
 
 /** Default step budget of a run; a run still going after it is a livelock. */
 export const DEFAULT_BUDGET = 10_000
@@ -69,6 +73,7 @@ export class Scheduler {
   #state: State = 'new'
   #seq = 0
   #steps = 0
+  #mainOp: OpHandle | undefined
   #crash: { error: unknown; source: CrashSource } | undefined
   #harnessError: { error: unknown } | undefined
 
@@ -199,8 +204,19 @@ export class Scheduler {
     return outcome
   }
 
+  /**
+   * The open operations at a deadlock. `main()` is left out when anything else
+   * is open: it is then (typically) waiting for those, and naming it adds
+   * nothing; alone, it is the only lead.
+   */
+  #blocked(): BlockedOperation[] {
+    const others = this.#ops.report(this.#mainOp)
+    return others.length > 0 ? others : this.#ops.report()
+  }
+
   #startMain(main: () => void | Promise<void>): void {
-    const op = this.#ops.begin('main', 'main()')
+    const op = this.#ops.begin(MAIN_ACTOR, MAIN_OP)
+    this.#mainOp = op
     this.#watch.immediateSeen = false
     let result: void | Promise<void>
     try {
@@ -251,7 +267,7 @@ export class Scheduler {
         const at = clock.nextTimerAt()
         if (at === undefined) {
           return this.#ops.openCount > 0
-            ? { kind: 'deadlock', steps: this.#steps, blocked: this.#ops.report(), decisions: this.#log() }
+            ? { kind: 'deadlock', steps: this.#steps, blocked: this.#blocked(), decisions: this.#log() }
             : { kind: 'ok', steps: this.#steps, decisions: this.#log() }
         }
         if (this.#steps >= budget) return { kind: 'livelock', steps: this.#steps, budget, decisions: this.#log() }
