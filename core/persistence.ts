@@ -1,4 +1,4 @@
-import type { Context, SessionEvent, SessionHeader, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
+import type { Context, Session, SessionEvent, SessionHeader, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
 
 /** One persisted session: its header and its durable events. */
 export interface PersistedSession {
@@ -13,6 +13,12 @@ export interface InMemoryPersistenceOptions {
    * hanging here. It receives the load's abort signal.
    */
   beforeLoad?: (id: SessionId, signal: AbortSignal | undefined) => Promise<void>
+  /**
+   * How to listen for `session/created` and `session/event` (global). Defaults to `ctx.on`, which
+   * makes the listeners effects of `ctx`'s fiber: they stop when it unloads. A simulator keeping
+   * the disk complete through a whole shutdown listens on the process instead.
+   */
+  subscribe?: (name: 'session/created' | 'session/event', listener: (...args: any[]) => void) => void
 }
 
 /**
@@ -26,13 +32,14 @@ export class InMemoryPersistence implements SessionPersistence {
     readonly disk: Map<SessionId, PersistedSession> = new Map(),
     private readonly options: InMemoryPersistenceOptions = {},
   ) {
-    ctx.on('session/created', (session) => {
+    const subscribe = options.subscribe ?? ((name, listener) => { ctx.on(name, listener as never, { global: true }) })
+    subscribe('session/created', (session: Session) => {
       this.disk.set(session.id, { header: session.header, events: [...session.events] })
-    }, { global: true })
-    ctx.on('session/event', (session, event) => {
+    })
+    subscribe('session/event', (session: Session, event: SessionEvent) => {
       const record = this.disk.get(session.id)
       if (record && record.events.length === event.seq) record.events.push(event)
-    }, { global: true })
+    })
   }
 
   async prepare(id: SessionId, signal?: AbortSignal): Promise<SessionPreparation> {

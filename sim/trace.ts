@@ -46,6 +46,7 @@ export type TraceEntry =
       /** For `agent/inbox/spliced`: the live projection just before the splice is applied (§6.3). */
       inbox?: InboxSnapshot
     }
+  /** A session published with history (resumed or seeded): its durable log and restored inbox at `session/created`. */
   | { k: 'resumed'; i: number; d: number; id: string; inbox: InboxSnapshot; events: readonly { type: string; seq: number; data: unknown }[]; world: number }
   | { k: 'warn'; i: number; d: number; message: string; world: number }
   | {

@@ -16,6 +16,7 @@ import { InMemoryPersistence } from '../core/persistence.js'
 import type { PersistedSession } from '../core/persistence.js'
 import { createRoot } from '../core/root.js'
 import type { Root } from '../core/root.js'
+import type { ContextImpl } from '../core/scope/context.js'
 import { Behaviours } from './behaviours.js'
 import { Operations } from './operations.js'
 import type { Program } from './program.js'
@@ -36,7 +37,7 @@ function errorText(error: unknown): string {
   try { return JSON.stringify(error) ?? String(error) } catch { return String(error) }
 }
 
-/** Events the world observes (the waterfall `agent/pre-step` is observed through a pass-through). */
+/** Events the world observes (the waterfall `agent/pre-step` is not observed: it is middleware, not an edge). */
 const OBSERVED: readonly EventName[] = EVENT_NAMES
 
 /** One simulated process, and its successors after `restart`. */
@@ -161,9 +162,13 @@ export class World {
       warn: (message, error) => this.trace.add({ k: 'warn', message: error === undefined ? message : `${message}: ${errorText(error)}`, world: this.generation }),
       checkpoint: (label) => port.point(label, actorOfLabel(label)),
       model: this.behaviours.model,
-      persistence: (ctx) => new InMemoryPersistence(ctx, this.disk, { beforeLoad: (id, signal) => world.behaviours.load(id, signal) }),
+      persistence: (ctx) => new InMemoryPersistence(ctx, this.disk, {
+        beforeLoad: (id, signal) => world.behaviours.load(id, signal),
+        // The disk sees every append until the process is dropped, shutdown's included.
+        subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },
+      }),
     })
-    this.#observe(this.root.ctx)
+    this.#observe(this.root)
     for (const effect of this.program.env?.effects ?? []) {
       const ctx = effect.on === 'root' ? this.root.ctx : this.owner(effect.on.slice('owner:'.length)).ctx
       this.behaviours.registerEffect(ctx, effect, `env:${effect.on}`)
@@ -172,15 +177,16 @@ export class World {
     this.#factory = this.#install(this.root.ctx)
   }
 
-  /** Global, prepended observers: they see every event before any program listener can veto it. */
-  #observe(ctx: Context): void {
+  /**
+   * Global, prepended observers: they see every event before any program listener can veto it.
+   * They are added to the root's bus directly, not as effects of a fiber, so they keep observing
+   * while the process shuts down (the disposal edges of a shutdown or restart).
+   */
+  #observe(root: Root): void {
     const generation = this.generation
     for (const name of OBSERVED) {
-      if (name === 'agent/pre-step') {
-        ctx.on(name, (_payload, next) => next(), { global: true, prepend: true })
-        continue
-      }
-      ctx.on(name, ((a: any, b: any) => {
+      if (name === 'agent/pre-step') continue
+      root.bus.add(name, ((a: any, b: any) => {
         if (name === 'session/event') {
           const session = a as Session
           const agent = this.root.ctx.agents.get(session.id)
@@ -197,14 +203,17 @@ export class World {
                 : name === 'agent/error' ? `turn ${a.turn} step ${a.step}: ${errorText(a.error)}`
                   : name === 'agent/turn-stopping' ? `turn ${a.turn}` : ''
         this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation })
-        if (name === 'agent/session-start' && a.source === 'resume') {
-          const agent: Agent = a.agent
+        if (name === 'session/created' && (a as Session).seq > 0) {
+          // Published with history (resumed or seeded): record the durable log and the restored inbox.
+          const session = a as Session
+          const agent = this.root.ctx.agents.get(id)
           this.trace.add({
-            k: 'resumed', id, inbox: inboxSnapshot(agent), world: generation,
-            events: agent.session.events.map((e) => ({ type: e.type, seq: e.seq, data: e.data })),
+            k: 'resumed', id, world: generation,
+            inbox: agent ? inboxSnapshot(agent) : { nextTurn: [], nextStep: [] },
+            events: session.events.map((e) => ({ type: e.type, seq: e.seq, data: e.data })),
           })
         }
-      }) as never, { global: true, prepend: true })
+      }) as never, undefined, { global: true, prepend: true })
     }
   }
 }

@@ -204,6 +204,9 @@ export class ReferenceFactory implements AgentFactory {
   protected async runSetup(tx: Transaction, setup: AgentSetup | undefined): Promise<AgentSetupCommit | undefined> {
     const agent = tx.agent!
     const result = setup ? setup(agent.ctx) : undefined
+    // If creation is abandoned, setup's own promise is never awaited: observe it so its late
+    // rejection is not an unhandled rejection (§3.3: setup's promise is abandoned).
+    if (result && typeof (result as PromiseLike<unknown>).then === 'function') Promise.resolve(result).catch(() => undefined)
     if (tx.controller.signal.aborted) throw tx.reason
     await this.checkpoint(`factory:${tx.id}:setup`)
     const value = await Promise.race([Promise.resolve(result), tx.aborted])

@@ -1,0 +1,181 @@
+/**
+ * One linear pass over a trace that reconstructs, per session id and process, the lifecycles the
+ * checkers reason about: which transaction (create/resume invocation) published which entry, and
+ * where each creation and disposal edge happened.
+ * @module
+ */
+import type { Operation, Program } from '../../sim/program.js'
+import type { Trace, TraceEntry } from '../../sim/trace.js'
+
+type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
+
+/** One create or resume invocation. */
+export interface Tx {
+  readonly tx: string
+  readonly id: string
+  readonly world: number
+  readonly actor: string
+  readonly spec: Operation
+  readonly owner: string | undefined
+  readonly invoke: Entry<'invoke'>
+  outcome: Entry<'outcome'> | undefined
+  /** The program gave it a setup (so setup/commit marks exist). */
+  readonly hasSetup: boolean
+  commits: Entry<'mark'>[]
+  life: Life | undefined
+}
+
+/** One published lifecycle of an id in one process: from `session/created` to `session/disposed`. */
+export interface Life {
+  readonly id: string
+  readonly world: number
+  readonly tx: Tx | undefined
+  readonly sessionCreated: Entry<'event'>
+  agentCreated: Entry<'event'> | undefined
+  sessionStart: Entry<'event'> | undefined
+  agentDisposed: Entry<'event'> | undefined
+  sessionDisposed: Entry<'event'> | undefined
+  /** Extra creation edges (a second `session/created` or `agent/created` in one lifecycle). */
+  readonly repeats: Entry<'event'>[]
+  readonly statuses: Entry<'event'>[]
+  readonly appends: Entry<'append'>[]
+}
+
+/** What the checkers share. */
+export interface Analysis {
+  readonly program: Program
+  readonly entries: readonly TraceEntry[]
+  readonly txs: Map<string, Tx>
+  readonly lives: Life[]
+  /** Disposal edges with no lifecycle to close (an edge for an entry never announced). */
+  readonly strayDisposals: Entry<'event'>[]
+  /** Sessions' appends by process and id, in order. */
+  readonly appendsBySession: Map<string, Entry<'append'>[]>
+}
+
+/** The key of an id within one process. */
+export function keyOf(world: number, id: string): string {
+  return `${world}/${id}`
+}
+
+/** Analyse a trace (linear). */
+export function analyse(trace: Trace, program: Program): Analysis {
+  const txs = new Map<string, Tx>()
+  const lives: Life[] = []
+  const open = new Map<string, Life>()
+  const strayDisposals: Entry<'event'>[] = []
+  const appendsBySession = new Map<string, Entry<'append'>[]>()
+  const inFlight = new Map<string, Tx[]>()
+  const candidates = new Map<Life, Tx[]>()
+
+  for (const e of trace.entries) {
+    switch (e.k) {
+      case 'invoke': {
+        if (!e.tx || (e.spec.op !== 'create' && e.spec.op !== 'resume')) break
+        const tx: Tx = {
+          tx: e.tx, id: e.spec.session, world: e.world, actor: e.actor, spec: e.spec, owner: e.owner, invoke: e,
+          outcome: undefined, hasSetup: e.spec.setup !== undefined, commits: [], life: undefined,
+        }
+        txs.set(e.tx, tx)
+        const key = keyOf(e.world, tx.id)
+        inFlight.set(key, [...(inFlight.get(key) ?? []), tx])
+        break
+      }
+      case 'outcome': {
+        const tx = e.tx ? txs.get(e.tx) : undefined
+        if (tx) tx.outcome = e
+        break
+      }
+      case 'mark': {
+        if (e.tx && e.label.endsWith('@commit')) txs.get(e.tx)?.commits.push(e)
+        break
+      }
+      case 'append': {
+        const key = keyOf(e.world, e.id)
+        appendsBySession.set(key, [...(appendsBySession.get(key) ?? []), e])
+        open.get(key)?.appends.push(e)
+        break
+      }
+      case 'event': {
+        const key = keyOf(e.world, e.id)
+        const life = open.get(key)
+        if (e.name === 'session/created') {
+          if (life && !life.sessionDisposed) {
+            life.repeats.push(e)
+            break
+          }
+          const created: Life = {
+            id: e.id, world: e.world, tx: undefined, sessionCreated: e, agentCreated: undefined, sessionStart: undefined,
+            agentDisposed: undefined, sessionDisposed: undefined, repeats: [], statuses: [], appends: [],
+          }
+          candidates.set(created, inFlight.get(key) ?? [])
+          lives.push(created)
+          open.set(key, created)
+          break
+        }
+        if (!life) {
+          if (e.name === 'agent/disposed' || e.name === 'session/disposed') strayDisposals.push(e)
+          break
+        }
+        switch (e.name) {
+          case 'agent/created':
+            if (life.agentCreated) life.repeats.push(e)
+            else life.agentCreated = e
+            break
+          case 'agent/session-start':
+            if (life.sessionStart) life.repeats.push(e)
+            else life.sessionStart = e
+            break
+          case 'agent/status':
+            life.statuses.push(e)
+            break
+          case 'agent/disposed':
+            if (life.agentDisposed || !life.agentCreated) strayDisposals.push(e)
+            else life.agentDisposed = e
+            break
+          case 'session/disposed':
+            life.sessionDisposed = e
+            open.delete(key)
+            break
+        }
+        break
+      }
+    }
+  }
+  // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
+  for (const life of lives) {
+    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated.i)
+    if (tx) {
+      tx.life = life
+      ;(life as { tx: Tx | undefined }).tx = tx
+    }
+  }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, appendsBySession }
+}
+
+/**
+ * The transaction that published a `session/created` at index `at`: the one whose `commit()` ran
+ * last before it (commit is synchronous with publication, §3.4); else the unattributed one without
+ * a setup that settles first.
+ */
+function attribute(candidates: readonly Tx[], at: number): Tx | undefined {
+  let best: Tx | undefined
+  let bestCommit = -1
+  for (const tx of candidates) {
+    if (tx.life || tx.invoke.i > at || (tx.outcome && tx.outcome.i < at)) continue
+    const commit = tx.commits.filter((m) => m.i < at).at(-1)
+    if (commit && commit.i > bestCommit) {
+      best = tx
+      bestCommit = commit.i
+    }
+  }
+  if (best) return best
+  // Without a commit mark: the publishing transaction resolves right after its last creation edge
+  // (or after the rollback), so prefer the candidate that settles first.
+  let first: Tx | undefined
+  for (const tx of candidates) {
+    if (tx.life || tx.hasSetup || tx.invoke.i > at || (tx.outcome && tx.outcome.i < at)) continue
+    if (!first || (tx.outcome?.i ?? Number.POSITIVE_INFINITY) < (first.outcome?.i ?? Number.POSITIVE_INFINITY)) first = tx
+  }
+  return first
+}

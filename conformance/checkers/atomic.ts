@@ -1,0 +1,63 @@
+/**
+ * AGENT-ATOMIC-TEST: same-id arbitration (exactly one winner, the loser leaves nothing) and
+ * registry/store coherence after every event (no orphan session, no agent without its session).
+ * @module
+ */
+import type { Analysis } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+const GROUP = 'AGENT-ATOMIC-TEST'
+
+/** Check arbitration and coherence. */
+export function checkAtomic(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  // 64: one lifecycle per id at a time.
+  for (const life of a.lives) {
+    for (const repeat of life.repeats) {
+      if (repeat.name === 'session/created') out.push(violation(GROUP, 64, `"${life.id}": a second session/created while the first lifecycle is live (two creates won)`, repeat))
+    }
+  }
+  // 64: two creates of one id resolving ok for overlapping lifecycles.
+  const winners = new Map<string, number>()
+  for (const tx of a.txs.values()) {
+    if (tx.outcome?.status !== 'ok') continue
+    const key = keyOf(tx.world, tx.id)
+    const life = tx.life
+    if (!life) {
+      out.push(violation(GROUP, 64, `"${tx.id}": ${tx.spec.op} by ${tx.actor} resolved but published no session/created of its own`, tx.outcome))
+      continue
+    }
+    const previous = winners.get(key)
+    if (previous !== undefined && previous > life.sessionCreated.i) out.push(violation(GROUP, 64, `"${tx.id}": two ${tx.spec.op}s resolved for overlapping lifecycles`, tx.outcome))
+    winners.set(key, life.sessionDisposed?.i ?? Number.POSITIVE_INFINITY)
+  }
+  // 65: coherence at every observed moment. A session may outlive its agent only between
+  // agent/disposed and session/disposed (§5.3); an agent never outlives its session.
+  const tearing = new Set<string>()
+  for (const e of a.entries) {
+    if (e.k === 'event' && e.name === 'agent/disposed') tearing.add(keyOf(e.world, e.id))
+    if (e.k === 'event' && e.name === 'session/disposed') tearing.delete(keyOf(e.world, e.id))
+    if (e.k !== 'event' && e.k !== 'append' && e.k !== 'outcome' && e.k !== 'final') continue
+    const { agents, sessions } = e.snap
+    for (const id of agents) {
+      if (!sessions.includes(id)) out.push(violation(GROUP, 65, `agent "${id}" is registered without its session (agents=[${agents}] sessions=[${sessions}])`, e))
+    }
+    for (const id of sessions) {
+      if (!agents.includes(id) && !tearing.has(keyOf(e.world, id))) out.push(violation(GROUP, 65, `session "${id}" is in the store with no agent (an orphan; agents=[${agents}] sessions=[${sessions}])`, e))
+    }
+  }
+  return dedupe(out)
+}
+
+/** One violation per clause and message is enough (coherence breaks persist across entries). */
+export function dedupe(violations: Violation[]): Violation[] {
+  const seen = new Set<string>()
+  return violations.filter((v) => {
+    const key = `${v.key}|${v.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

@@ -1,0 +1,147 @@
+/**
+ * AGENT-INBOX-REPLAY / AGENT-INBOX-COMMIT / AGENT-INBOX-TEST: at every `agent/inbox/spliced`
+ * append the projection rebuilt from the durable events equals the live one; after a resume the
+ * restored inbox equals the replay of the persisted log, and a log that does not replay must fail
+ * recovery; splice payloads are normalized; claims are batched; every message id is inserted once
+ * and ends once (claimed or discarded), durably before it is announced.
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+interface Splice { target: 'next-turn' | 'next-step'; start: number; removedCount?: number; inserted: { id: string }[]; outcome?: string }
+interface Projection { 'next-turn': string[]; 'next-step': string[] }
+
+const KEY_ORDER = ['target', 'start', 'removedCount', 'inserted', 'outcome']
+
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+}
+
+/** Apply one durable splice with the validation of §6.5; returns an error text or undefined. */
+export function applySplice(p: Projection, data: unknown): string | undefined {
+  const s = data as Splice
+  if (typeof s !== 'object' || s === null) return 'payload is not an object'
+  if (s.target !== 'next-turn' && s.target !== 'next-step') return `unknown target ${JSON.stringify(s.target)}`
+  const list = p[s.target]
+  const removed = s.removedCount ?? 0
+  if (!isCount(s.start) || !isCount(removed)) return 'start/removedCount is not a non-negative safe integer'
+  if (s.start > list.length || s.start + removed > list.length) return `coordinates start=${s.start} removedCount=${removed} exceed length ${list.length}`
+  if (!Array.isArray(s.inserted)) return 'inserted is not an array'
+  const kept = new Set([...p['next-turn'], ...p['next-step']])
+  for (let i = s.start; i < s.start + removed; i++) kept.delete(list[i]!)
+  for (const m of s.inserted) {
+    if (kept.has(m?.id)) return `duplicate message id ${JSON.stringify(m?.id)}`
+    kept.add(m?.id)
+  }
+  list.splice(s.start, removed, ...s.inserted.map((m) => m.id))
+  return undefined
+}
+
+function replayAll(events: readonly { type: string; seq: number; data: unknown }[]): { projection: Projection; error?: string; seq?: number } {
+  const projection: Projection = { 'next-turn': [], 'next-step': [] }
+  for (const e of events) {
+    if (e.type !== 'agent/inbox/spliced') continue
+    const error = applySplice(projection, e.data)
+    if (error) return { projection, error, seq: e.seq }
+  }
+  return { projection }
+}
+
+function same(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i])
+}
+
+/** Check the inbox clauses. */
+export function checkInbox(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const projections = new Map<string, Projection>()
+  const turnOpen = new Map<string, { stepped: boolean }>()
+  const inserted = new Map<string, TraceEntry>()
+  const ended = new Map<string, string>()
+  const removedBy = new Map<string, 'canceled' | 'claim'>()
+  const known = new Set<string>()
+
+  for (const e of a.entries) {
+    if (e.k === 'resumed') {
+      const key = keyOf(e.world, e.id)
+      const replayed = replayAll(e.events)
+      for (const ev of e.events) if (ev.type === 'agent/inbox/spliced') for (const m of (ev.data as Splice).inserted ?? []) known.add(m?.id)
+      if (replayed.error) {
+        out.push(violation('AGENT-INBOX-REPLAY', 116, `"${e.id}" resumed although its persisted splice at seq ${replayed.seq} is invalid (${replayed.error}); recovery must fail with "invalid persisted inbox splice at session seq ${replayed.seq}"`, e))
+        continue
+      }
+      if (!same(replayed.projection['next-turn'], e.inbox.nextTurn) || !same(replayed.projection['next-step'], e.inbox.nextStep)) {
+        out.push(violation('AGENT-CREATE-RESUME', 47, `"${e.id}" resumed with inbox next-turn=[${e.inbox.nextTurn}] next-step=[${e.inbox.nextStep}], but the persisted log replays to next-turn=[${replayed.projection['next-turn']}] next-step=[${replayed.projection['next-step']}]`, e))
+      }
+      projections.set(key, replayed.projection)
+      continue
+    }
+    if (e.k === 'event' && e.name === 'session/created') {
+      const key = keyOf(e.world, e.id)
+      projections.set(key, { 'next-turn': [], 'next-step': [] })
+      continue
+    }
+    if (e.k === 'append') {
+      const key = keyOf(e.world, e.id)
+      if (e.type === 'turn/start') turnOpen.set(key, { stepped: false })
+      if (e.type === 'step/start') { const t = turnOpen.get(key); if (t) t.stepped = true }
+      if (e.type !== 'agent/inbox/spliced') continue
+      const projection = projections.get(key) ?? { 'next-turn': [], 'next-step': [] }
+      projections.set(key, projection)
+      const s = e.data as Splice
+      // §6.3 / 122: the live projection before the splice equals the replay of the durable log.
+      if (e.inbox && (!same(e.inbox.nextTurn, projection['next-turn']) || !same(e.inbox.nextStep, projection['next-step']))) {
+        out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: live inbox next-turn=[${e.inbox.nextTurn}] next-step=[${e.inbox.nextStep}] differs from the durable replay next-turn=[${projection['next-turn']}] next-step=[${projection['next-step']}]`, e))
+      }
+      // §6.2 / 121: normalized payload in key order; removedCount omitted when 0; outcome iff an ordinary removal.
+      const keys = Object.keys(s ?? {})
+      const order = keys.map((k) => KEY_ORDER.indexOf(k))
+      if (order.some((x, i) => x < 0 || (i > 0 && x <= order[i - 1]!))) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: splice keys ${JSON.stringify(keys)} are not {target, start, removedCount?, inserted, outcome?}`, e))
+      if (s?.removedCount === 0) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: removedCount 0 must be omitted`, e))
+      if (s?.outcome !== undefined && (s.outcome !== 'canceled' || !s.removedCount)) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: outcome ${JSON.stringify(s.outcome)} on a splice that removes nothing`, e))
+      if (!s?.removedCount && Array.isArray(s?.inserted) && s.inserted.length === 0) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: a splice that removes and inserts nothing must not be written`, e))
+      // 126: claim batching.
+      const isClaim = !!s?.removedCount && s.outcome === undefined && Array.isArray(s.inserted) && s.inserted.length === 0
+      if (isClaim) {
+        const list = projection[s.target] ?? []
+        if (s.target === 'next-step' && (s.start !== 0 || s.removedCount !== list.length)) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a claim must take every pending next-step item (took ${s.removedCount} of ${list.length} from ${s.start})`, e))
+        if (s.target === 'next-turn' && (s.start !== 0 || s.removedCount !== 1)) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a claim takes exactly the first next-turn item (took ${s.removedCount} from ${s.start})`, e))
+        if (s.target === 'next-turn' && turnOpen.get(key)?.stepped) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a later step of a turn claimed a next-turn item`, e))
+      }
+      const list = projection[s?.target] ?? []
+      const removed = list.slice(s?.start ?? 0, (s?.start ?? 0) + (s?.removedCount ?? 0))
+      const error = applySplice(projection, s)
+      if (error) {
+        out.push(violation('AGENT-INBOX-REPLAY', 117, `"${e.id}" seq ${e.seq}: the durable splice does not replay (${error})`, e))
+        continue
+      }
+      for (const id of removed) removedBy.set(id, isClaim ? 'claim' : 'canceled')
+      continue
+    }
+    if (e.k === 'event' && e.name.startsWith('agent/inbox/')) {
+      const key = keyOf(e.world, e.id)
+      const projection = projections.get(key)
+      const id = e.name === 'agent/inbox/claimed' ? e.detail.slice(0, e.detail.lastIndexOf('@')) : e.detail
+      const pending = projection ? [...projection['next-turn'], ...projection['next-step']].includes(id) : false
+      if (e.name === 'agent/inbox/inserted') {
+        if (inserted.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" was inserted twice`, e))
+        inserted.set(id, e)
+        if (!pending) out.push(violation('AGENT-INBOX-COMMIT', 122, `message "${id}" was announced inserted before (or without) its durable splice`, e))
+        continue
+      }
+      const outcome = e.name === 'agent/inbox/claimed' ? 'claimed' : 'discarded'
+      if (ended.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" ended twice (${ended.get(id)} then ${outcome})`, e))
+      ended.set(id, outcome)
+      if (!inserted.has(id) && !known.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" was ${outcome} but never inserted`, e))
+      if (pending) out.push(violation('AGENT-INBOX-COMMIT', 122, `message "${id}" was announced ${outcome} while still pending in the durable log`, e))
+      const how = removedBy.get(id)
+      if (how && how !== (outcome === 'claimed' ? 'claim' : 'canceled')) out.push(violation('AGENT-INBOX-TEST', 126, `message "${id}" was ${outcome} but its durable removal was a ${how === 'claim' ? 'claim' : 'canceled splice'}`, e))
+    }
+  }
+  return dedupe(out)
+}

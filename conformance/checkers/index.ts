@@ -1,0 +1,30 @@
+/**
+ * Checkers: pure functions from a trace to violations, one module per clause group
+ * (design.md concept 5). `checkRun` runs them all.
+ * @module
+ */
+import type { RunOutcome } from '../../sim/engine/index.js'
+import type { Program } from '../../sim/program.js'
+import type { Trace } from '../../sim/trace.js'
+import { analyse } from './analysis.js'
+import { checkAtomic } from './atomic.js'
+import { checkCreation } from './creation.js'
+import { checkInbox } from './inbox.js'
+import { checkLiveness } from './liveness.js'
+import { checkRegistry } from './registry.js'
+import { checkRuntime } from './runtime.js'
+import { checkTeardown } from './teardown.js'
+import type { Violation } from './violation.js'
+
+export type { Violation } from './violation.js'
+export { analyse } from './analysis.js'
+
+/** Run every checker over one run; violations in trace order. */
+export function checkRun(program: Program, trace: Trace, outcome: RunOutcome): Violation[] {
+  const a = analyse(trace, program)
+  const all = [
+    ...checkCreation(a), ...checkAtomic(a), ...checkRegistry(a), ...checkTeardown(a), ...checkInbox(a), ...checkRuntime(a),
+    ...checkLiveness(a, outcome),
+  ]
+  return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
+}

@@ -1,0 +1,95 @@
+/**
+ * How the run ended, and how creations were rejected. A deadlock is a violation unless every
+ * blocked operation waits on a hang the program itself injected and nothing was asked to abort it
+ * (§3.3: aborts reject promptly; §5: every teardown settles; §12 Q8: every whenIdle and unload
+ * settles). Livelocks, crashes (an implementation throwing where it must not, e.g. an unhandled
+ * rejection) and uncontrolled nondeterminism are suite-local `X-RUN` violations.
+ * @module
+ */
+import type { RunOutcome } from '../../sim/engine/index.js'
+import type { Analysis } from './analysis.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+/** Rejections the contract names (§1.3, §3.5, §6.5) plus the faults and aborts a program injects. */
+const KNOWN_REJECTIONS = [
+  /already (exists|registered)/, /owner disposed during setup/, /agent loop is not active/, /creation aborted/,
+  /cannot create effect on inactive context/, /no agent factory registered/, /session persistence is not configured/,
+  /invalid persisted inbox splice at session seq \d+/, /is not persisted/, /maxTokens must be a positive safe integer/,
+  /not losslessly JSON-serializable/, /absolute path/, /signal "[^"]+" aborted by the program/,
+  /^(setup|commit) of .* (threw|rejected)/, /^persistence load of .* (failed|hung)/, /^listener:.* (threw|rejected)/, /^effect:.* (threw|rejected)/,
+]
+
+function end(outcome: RunOutcome): { i: number; d: number } {
+  return { i: -1, d: outcome.decisions.decisions.length }
+}
+
+/** Check the run outcome and creation rejections. */
+export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
+  const out: Violation[] = []
+  switch (outcome.kind) {
+    case 'livelock':
+      out.push(violation('X-RUN', 2, `livelock: still running after ${outcome.budget} scheduling steps`, end(outcome)))
+      break
+    case 'crash':
+      out.push(violation('X-RUN', 1, `crash (${outcome.source}): ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`, end(outcome)))
+      break
+    case 'uncontrolled':
+      out.push(violation('X-RUN', 3, `uncontrolled nondeterminism: ${outcome.seen}`, end(outcome)))
+      break
+    case 'deadlock':
+      for (const blocked of outcome.blocked) {
+        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn)
+        if (why) out.push(violation(why.group, why.clause, `deadlock: ${blocked.actor} ${blocked.op} never settled (waits on ${blocked.waitingOn}); ${why.reason}`, end(outcome)))
+      }
+      break
+    case 'ok':
+      break
+  }
+  for (const tx of a.txs.values()) {
+    if (tx.outcome?.status !== 'fail') continue
+    if (!KNOWN_REJECTIONS.some((r) => r.test(tx.outcome!.detail))) {
+      out.push(violation('AGENT-PREPARE-PUBLISH', 58, `"${tx.id}": ${tx.spec.op} rejected with "${tx.outcome.detail}", which is neither a contract error nor the injected cause`, tx.outcome))
+    }
+  }
+  return out
+}
+
+interface Unjustified { group: string; clause: number; reason: string }
+
+/** Why a blocked operation is an implementation bug, or undefined when the program's own hang explains it. */
+function unjustified(a: Analysis, actor: string, op: string, waitingOn: string): Unjustified | undefined {
+  if (actor === 'main' || actor === 'inline') return undefined
+  const injectedHang = /@setup\.hang$|:hang$/.test(waitingOn)
+  const kind = /^(\w+)/.exec(op)?.[1] ?? ''
+  if (kind === 'create' || kind === 'resume') {
+    const tx = [...a.txs.values()].find((t) => t.actor === actor && !t.outcome && `${t.spec.op}(${t.id})` === op)
+    const aborts = tx ? abortsAfter(a, tx.invoke.i, tx.owner, 'signal' in tx.spec ? tx.spec.signal : undefined) : []
+    if (aborts.length > 0) return { group: aborts[0]!.group, clause: aborts[0]!.clause, reason: `it must reject promptly after ${aborts[0]!.what}` }
+    const spec = tx?.spec
+    const programHang = spec !== undefined && ((spec.op === 'create' || spec.op === 'resume') && spec.setup?.hangAt !== undefined ||
+      (spec.op === 'resume' && a.program.env?.loads?.[spec.session]?.load === 'hang'))
+    if (injectedHang || programHang) return undefined
+    return { group: 'AGENT-ATOMIC-TEST', clause: 67, reason: 'creation hung without an injected hang' }
+  }
+  if (kind === 'whenIdle') {
+    const session = /\((.*)\)/.exec(op)?.[1] ?? ''
+    const hangs = (a.program.env?.model?.[session] ?? []).some((s) => s.reply === 'hang')
+    return hangs ? undefined : { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
+  }
+  if (kind === 'runMaintenance') return undefined
+  return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5, §12 Q8)' }
+}
+
+/** Abort triggers aimed at a pending creation: its signal, its owner, the factory, shutdown. */
+function abortsAfter(a: Analysis, from: number, owner: string | undefined, signal: string | undefined): { group: string; clause: number; what: string }[] {
+  const found: { group: string; clause: number; what: string }[] = []
+  for (const e of a.entries) {
+    if (e.k !== 'invoke' || e.i < from) continue
+    const s = e.spec
+    if (s.op === 'abortSignal' && s.signal === signal) found.push({ group: 'AGENT-ATOMIC-TEST', clause: 67, what: `its signal "${signal}" was aborted` })
+    if (s.op === 'unloadOwner' && s.owner === owner) found.push({ group: 'AGENT-TEARDOWN-TEST', clause: 101, what: `its owner "${owner}" unloaded` })
+    if (s.op === 'unloadFactory' || s.op === 'shutdown' || s.op === 'restart') found.push({ group: 'AGENT-TEARDOWN-TEST', clause: 102, what: `${s.op} was requested` })
+  }
+  return found
+}

@@ -1,0 +1,60 @@
+/**
+ * AGENT-REGISTRY-LIFECYCLE / AGENT-REGISTRY-TEST as seen through a factory: created at most once,
+ * disposed iff announced, never-announced entries silent, announced entries never vanish silently
+ * (a stale capability deleting a replacement), disposed listeners see the entry gone.
+ * @module
+ */
+import type { Analysis } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+const GROUP = 'AGENT-REGISTRY-TEST'
+
+/** Check per-entry pairing and exact-entry removal. */
+export function checkRegistry(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  for (const life of a.lives) {
+    for (const repeat of life.repeats) {
+      if (repeat.name === 'agent/created' || repeat.name === 'agent/session-start') out.push(violation(GROUP, 74, `"${life.id}": ${repeat.name} emitted twice for one entry`, repeat))
+    }
+    if (life.agentDisposed && life.agentDisposed.snap.agents.includes(life.id)) out.push(violation(GROUP, 82, `"${life.id}": agent/disposed listeners still find the agent in the registry`, life.agentDisposed))
+    if (life.sessionDisposed && life.sessionDisposed.snap.sessions.includes(life.id)) out.push(violation(GROUP, 88, `"${life.id}": session/disposed listeners still find the session in the store`, life.sessionDisposed))
+  }
+  for (const stray of a.strayDisposals) {
+    out.push(violation(GROUP, 79, `"${stray.id}": ${stray.name} for an entry whose announcement never began (or a second time)`, stray))
+  }
+  // 76: an announced entry leaves its registry only with its disposed edge.
+  const announcedAgents = new Set<string>()
+  const announcedSessions = new Set<string>()
+  let previous: { agents: readonly string[]; sessions: readonly string[]; world: number } | undefined
+  for (const e of a.entries) {
+    if (e.k === 'event') {
+      const key = keyOf(e.world, e.id)
+      if (e.name === 'agent/created') announcedAgents.add(key)
+      if (e.name === 'session/created') announcedSessions.add(key)
+      if (e.name === 'agent/disposed') announcedAgents.delete(key)
+      if (e.name === 'session/disposed') announcedSessions.delete(key)
+    }
+    if (e.k !== 'event' && e.k !== 'append' && e.k !== 'outcome' && e.k !== 'final') continue
+    if (previous && previous.world === e.world) {
+      for (const id of previous.agents) {
+        const key = keyOf(e.world, id)
+        if (!e.snap.agents.includes(id) && announcedAgents.has(key) && !(e.k === 'event' && e.name === 'agent/disposed' && e.id === id)) {
+          out.push(violation(GROUP, 76, `announced agent "${id}" left the registry without agent/disposed`, e))
+          announcedAgents.delete(key)
+        }
+      }
+      for (const id of previous.sessions) {
+        const key = keyOf(e.world, id)
+        if (!e.snap.sessions.includes(id) && announcedSessions.has(key) && !(e.k === 'event' && e.name === 'session/disposed' && e.id === id)) {
+          out.push(violation(GROUP, 76, `announced session "${id}" left the store without session/disposed`, e))
+          announcedSessions.delete(key)
+        }
+      }
+    }
+    previous = { agents: e.snap.agents, sessions: e.snap.sessions, world: e.world }
+  }
+  return dedupe(out)
+}

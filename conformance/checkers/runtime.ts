@@ -1,0 +1,91 @@
+/**
+ * AGENT-RUNTIME-SCOPE (status legality, whenIdle settlement), X-INPUT (balanced turns and steps),
+ * AGENT-CREATE-RESUME 44 (turn numbering continues) and AGENT-INITIATOR-API 139 (a driver observes
+ * its own agent as initiator inside its model calls).
+ * @module
+ */
+import type { Analysis } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+const ENDINGS = new Set(['completed', 'blocked', 'aborted', 'error'])
+
+/** Check status, whenIdle, turn shape and initiator observations. */
+export function checkRuntime(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  for (const life of a.lives) {
+    let last: string | undefined
+    for (const s of life.statuses) {
+      if (s.detail !== 'idle' && s.detail !== 'running') out.push(violation('AGENT-PUBLIC-INTERFACE', 11, `"${life.id}": status "${s.detail}" is neither idle nor running`, s))
+      if (s.detail === last) out.push(violation('AGENT-RUNTIME-SCOPE', 22, `"${life.id}": agent/status "${s.detail}" emitted twice in a row`, s))
+      if (last === undefined && s.detail !== 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 22, `"${life.id}": the first status change of a fresh agent must be "running", got "${s.detail}"`, s))
+      last = s.detail
+    }
+  }
+  // 24–28: a resolved whenIdle() sees an idle agent.
+  const invokes = new Map<string, Extract<(typeof a.entries)[number], { k: 'invoke' }>>()
+  for (const e of a.entries) if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
+  for (const e of a.entries) {
+    if (e.k !== 'outcome' || e.status !== 'ok') continue
+    const invoke = invokes.get(`${e.world}/${e.actor}/${e.op}`)
+    if (invoke?.spec.op !== 'whenIdle') continue
+    const id = invoke.spec.session
+    const life = a.lives.find((l) => l.id === id && l.world === e.world && l.sessionCreated.i < e.i && (!l.sessionDisposed || l.sessionDisposed.i > invoke.i))
+    const status = life?.statuses.filter((s) => s.i < e.i).at(-1)
+    if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
+  }
+  // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
+  const shape = new Map<string, { turn: number; open: boolean; step: boolean }>()
+  for (const e of a.entries) {
+    if (e.k === 'resumed') {
+      let turn = 0
+      for (const ev of e.events) if (ev.type === 'turn/start') turn = Number((ev.data as { turn?: number }).turn) || turn
+      shape.set(keyOf(e.world, e.id), { turn, open: false, step: false })
+      continue
+    }
+    if (e.k === 'event' && e.name === 'session/created') {
+      shape.set(keyOf(e.world, e.id), { turn: 0, open: false, step: false })
+      continue
+    }
+    if (e.k !== 'append') continue
+    const key = keyOf(e.world, e.id)
+    const s = shape.get(key) ?? { turn: 0, open: false, step: false }
+    shape.set(key, s)
+    const data = e.data as { turn?: number; reason?: { kind?: string } | null }
+    switch (e.type) {
+      case 'turn/start':
+        if (s.open) out.push(violation('X-INPUT', 159, `"${e.id}": turn/start ${data.turn} while turn ${s.turn} is still open`, e))
+        if (data.turn !== s.turn + 1) out.push(violation('AGENT-CREATE-RESUME', 44, `"${e.id}": turn/start ${data.turn} after turn ${s.turn} (numbering must continue at ${s.turn + 1})`, e))
+        s.turn = Number(data.turn) || s.turn + 1
+        s.open = true
+        break
+      case 'step/start':
+        if (!s.open || s.step) out.push(violation('X-INPUT', 159, `"${e.id}": step/start outside an open turn or inside an open step`, e))
+        s.step = true
+        break
+      case 'step/end':
+        if (!s.step) out.push(violation('X-INPUT', 159, `"${e.id}": step/end without step/start`, e))
+        s.step = false
+        break
+      case 'user/message': case 'assistant/message':
+        if (!s.step) out.push(violation('X-INPUT', 159, `"${e.id}": ${e.type} outside a step`, e))
+        break
+      case 'turn/end':
+        if (!s.open) out.push(violation('X-INPUT', 159, `"${e.id}": turn/end without an open turn`, e))
+        if (s.step) out.push(violation('X-INPUT', 159, `"${e.id}": turn/end while a step is open`, e))
+        if (data.turn !== s.turn) out.push(violation('X-INPUT', 159, `"${e.id}": turn/end ${data.turn} closes turn ${s.turn}`, e))
+        if (!data.reason || !ENDINGS.has(String(data.reason.kind))) out.push(violation('X-INPUT', 159, `"${e.id}": turn/end reason ${JSON.stringify(data.reason)} is not completed/blocked/aborted/error`, e))
+        s.open = false
+        break
+    }
+  }
+  // 139: inside its model call a driver observes its own agent as the initiator.
+  for (const e of a.entries) {
+    if (e.k !== 'mark' || !e.id) continue
+    const match = / initiator=(.*)$/.exec(e.label)
+    if (match && match[1] !== e.id) out.push(violation('AGENT-INITIATOR-API', 139, `"${e.id}": its model call observed initiator "${match[1]}"`, e))
+  }
+  return dedupe(out)
+}

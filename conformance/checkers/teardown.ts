@@ -1,0 +1,107 @@
+/**
+ * AGENT-TEARDOWN-TEST: rollback and teardown order (scope disposal → agent/disposed →
+ * session/disposed, after the driver's last turn closed), one shared teardown whose every owner
+ * resolves only after it completed, pairing before a rejection, and no append after detach.
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis, Life } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+const GROUP = 'AGENT-TEARDOWN-TEST'
+
+/** Whether a lifecycle is fully closed before entry index `at`. */
+function closedBefore(life: Life, at: number): boolean {
+  if (life.sessionDisposed === undefined || life.sessionDisposed.i > at) return false
+  return !life.agentCreated || (life.agentDisposed !== undefined && life.agentDisposed.i < at)
+}
+
+/** Check teardown and rollback. */
+export function checkTeardown(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const scopeDisposals = new Map<string, number[]>()
+  for (const e of a.entries) {
+    if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
+  }
+  for (const life of a.lives) {
+    const { id } = life
+    // §3.6.4 / 96: agent/disposed precedes session/disposed.
+    if (life.agentDisposed && life.sessionDisposed && life.sessionDisposed.i < life.agentDisposed.i) {
+      out.push(violation(GROUP, 96, `"${id}": session/disposed before agent/disposed`, life.sessionDisposed))
+    }
+    if (life.agentCreated && life.sessionDisposed && !life.agentDisposed) {
+      out.push(violation(GROUP, 96, `"${id}": agent/created was delivered but the lifecycle ended without agent/disposed`, life.sessionDisposed))
+    }
+    // 97: at agent/disposed the session is still stored.
+    if (life.agentDisposed && !life.agentDisposed.snap.sessions.includes(id)) {
+      out.push(violation(GROUP, 97, `"${id}": the session was already gone at agent/disposed`, life.agentDisposed))
+    }
+    // 97 / §5.3: the scope (agent-scoped registrations) unwinds before the registry edges.
+    const firstEdge = life.agentDisposed ?? life.sessionDisposed
+    const scope = life.tx ? scopeDisposals.get(life.tx.tx) ?? [] : []
+    const late = scope.find((i) => firstEdge !== undefined && i > firstEdge.i)
+    if (firstEdge && late !== undefined) out.push(violation(GROUP, 97, `"${id}": an agent-scoped registration was disposed after ${firstEdge.name} (scope disposal must come first)`, a.entries[late]))
+    // 97 / 105: the driver's last turn closes before agent/disposed.
+    if (firstEdge) {
+      let open = 0
+      for (const append of life.appends) {
+        if (append.i > firstEdge.i) break
+        if (append.type === 'turn/start') open++
+        if (append.type === 'turn/end') open--
+      }
+      if (open > 0) out.push(violation(GROUP, 97, `"${id}": ${firstEdge.name} while a turn was still open (turn/end must come first)`, firstEdge))
+    }
+    // 93–96: a rejected creation rolled its publication back before rejecting.
+    const tx = life.tx
+    if (tx?.outcome?.status === 'fail' && !closedBefore(life, tx.outcome.i)) {
+      out.push(violation(GROUP, 95, `"${id}": ${tx.spec.op} rejected ("${tx.outcome.detail}") before its published entries were disposed`, tx.outcome))
+    }
+  }
+  // 98 / 103 / D17: every owner's teardown promise resolves only after the full teardown.
+  const byWorld = new Map<number, Life[]>()
+  for (const life of a.lives) byWorld.set(life.world, [...(byWorld.get(life.world) ?? []), life])
+  const latestHandle = new Map<string, Life>()
+  const invokes = new Map<string, TraceEntry>()
+  for (const e of a.entries) if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
+  for (const e of a.entries) {
+    if (e.k !== 'outcome') continue
+    const tx = e.tx ? a.txs.get(e.tx) : undefined
+    if (tx && e.status === 'ok' && tx.life) latestHandle.set(keyOf(tx.world, tx.id), tx.life)
+    if (e.status !== 'ok') continue
+    const invoke = invokes.get(`${e.world}/${e.actor}/${e.op}`)
+    if (!invoke || invoke.k !== 'invoke') continue
+    const spec = invoke.spec
+    const lives = byWorld.get(e.world) ?? []
+    const started = (life: Life): boolean => life.sessionCreated.i < invoke.i
+    if (spec.op === 'dispose') {
+      const life = latestHandle.get(keyOf(e.world, spec.session))
+      if (life && !closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${spec.session}": handle.dispose() resolved before the teardown finished (agent/disposed, session/disposed)`, e))
+    } else if (spec.op === 'unloadOwner') {
+      for (const life of lives) {
+        if (life.tx?.owner === spec.owner && started(life) && !closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${life.id}": owner "${spec.owner}" finished unloading before the agent's teardown finished`, e))
+      }
+    } else if (spec.op === 'unloadFactory' || spec.op === 'shutdown' || spec.op === 'restart') {
+      for (const life of lives) {
+        if (started(life) && !closedBefore(life, e.i)) out.push(violation(GROUP, 103, `"${life.id}": ${spec.op} resolved while the agent was not torn down`, e))
+      }
+    }
+  }
+  // 115: a child created through a parent's ctx is torn down before the parent's agent/disposed.
+  for (const life of a.lives) {
+    const parent = life.tx?.owner?.startsWith('agent:') ? life.tx.owner.slice('agent:'.length) : undefined
+    if (!parent) continue
+    const parentLife = a.lives.find((p) => p.id === parent && p.world === life.world && p.sessionCreated.i < life.sessionCreated.i && (!p.sessionDisposed || p.sessionDisposed.i > life.sessionCreated.i))
+    if (parentLife?.agentDisposed && !closedBefore(life, parentLife.agentDisposed.i)) {
+      out.push(violation(GROUP, 115, `child "${life.id}" was not fully torn down before its parent "${parent}"'s agent/disposed`, parentLife.agentDisposed))
+    }
+  }
+  // 111 / §5.3: after the session left the store, the agent appends nothing more.
+  for (const e of a.entries) {
+    if (e.k !== 'final') continue
+    for (const late of e.late) out.push(violation(GROUP, 111, `"${late.id}": the session grew from ${late.detached} to ${late.final} events after it was detached`, e))
+  }
+  return dedupe(out)
+}

@@ -1,0 +1,184 @@
+/**
+ * Directed programs: each aims at a clause group and runs under many schedules, with every
+ * checker on. They are plain JSON (sim/program.ts), so a failure prints and replays as data.
+ * @module
+ */
+import type { Program } from '../sim/program.js'
+
+/** A directed program and the clause groups it aims at. */
+export interface DirectedProgram {
+  readonly name: string
+  readonly groups: readonly string[]
+  readonly program: Program
+  /** The program deliberately hangs something (a deadlock outcome is expected, not a failure). */
+  readonly hangs?: boolean
+}
+
+const effects = [{ disposer: { do: 'slow' as const } }]
+
+/** The directed programs of the suite. */
+export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
+  {
+    name: 'same-id-race', groups: ['AGENT-ATOMIC-TEST', 'AGENT-SETUP-CONTRACT'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 2, effects } }, { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 's1', setup: { steps: 2, effects } }, { op: 'dispose', session: 's1' }] },
+      { id: 'a3', ops: [{ op: 'create', session: 's1', setup: { steps: 1 } }] },
+    ] },
+  },
+  {
+    name: 'owner-unload-during-setup', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 3, effects } }, { op: 'followup', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'unloadOwner', owner: 'a1' }, { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'dispose', session: 's1' }] },
+    ] },
+  },
+  {
+    name: 'factory-unload-pending-and-live', groups: ['AGENT-TEARDOWN-TEST'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 3, effects } }] },
+      { id: 'a3', ops: [{ op: 'unloadFactory' }, { op: 'dispose', session: 's1' }] },
+    ] },
+  },
+  {
+    name: 'reentrant-owner-unload-in-session-created', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }] }, { id: 'a2', ops: [{ op: 'create', session: 's2' }] }],
+      env: { listeners: [{ event: 'session/created', session: 's1', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] },
+    },
+  },
+  {
+    name: 'reentrant-owner-unload-in-agent-created', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }] }],
+      env: { listeners: [{ event: 'agent/created', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] },
+    },
+  },
+  {
+    name: 'reentrant-dispose-in-session-start', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }] }],
+      env: { listeners: [{ event: 'agent/session-start', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] },
+    },
+  },
+  {
+    name: 'throwing-lifecycle-listeners', groups: ['AGENT-REGISTRY-TEST', 'AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'create', session: 's1' }, { op: 'dispose', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 1 } }, { op: 'create', session: 's2' }, { op: 'followup', session: 's2' }, { op: 'dispose', session: 's2' }] },
+      ],
+      env: { listeners: [
+        { event: 'session/created', session: 's1', action: { do: 'throw' } },
+        { event: 'agent/created', session: 's2', action: { do: 'throw' } },
+        { event: 'agent/created', action: { do: 'reject' }, times: 2 },
+        { event: 'agent/disposed', action: { do: 'throw' }, times: 3 },
+        { event: 'agent/disposed', action: { do: 'reject' }, times: 3 },
+        { event: 'session/disposed', action: { do: 'throw' }, times: 3 },
+        { event: 'agent/status', action: { do: 'throw' }, times: 4 },
+      ] },
+    },
+  },
+  {
+    name: 'dispose-races-owner-and-factory-unload', groups: ['AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }, { op: 'create', session: 's2', setup: { steps: 1 } }] },
+        { id: 'a2', ops: [{ op: 'dispose', session: 's1' }, { op: 'dispose', session: 's2' }] },
+        { id: 'a3', ops: [{ op: 'unloadOwner', owner: 'a1' }] },
+        { id: 'a4', ops: [{ op: 'unloadFactory' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }] } },
+    },
+  },
+  {
+    name: 'teardown-with-open-turn', groups: ['AGENT-TEARDOWN-TEST', 'X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'cancel', session: 's1', keepInbox: true }, { op: 'dispose', session: 's1' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }, { reply: 'text' }] }, listeners: [{ event: 'agent/status', session: 's1', action: { do: 'op', op: { op: 'followup', session: 's1' } }, times: 2 }] },
+    },
+  },
+  {
+    name: 'inbox-burst-across-turns', groups: ['AGENT-INBOX-TEST', 'AGENT-INBOX-COMMIT', 'X-INPUT', 'X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'queue', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'steer', session: 's1' }, { op: 'cancel', session: 's1', keepInbox: true }, { op: 'followup', session: 's1' }, { op: 'cancel', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }] },
+      ],
+      env: {
+        model: { s1: [{ reply: 'tool', op: { op: 'steer', session: 's1' } }, { reply: 'text' }, { reply: 'fail' }, { reply: 'tool' }] },
+        listeners: [{ event: 'agent/pre-step', action: { do: 'slow' }, times: 3 }, { event: 'agent/turn-stopping', action: { do: 'op', op: { op: 'steer', session: 's1' } } }],
+      },
+    },
+  },
+  {
+    name: 'maintenance-and-wakes', groups: ['AGENT-RUNTIME-SCOPE'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'runMaintenance', session: 's1', steps: 2 }, { op: 'whenIdle', session: 's1' }, { op: 'runMaintenance', session: 's1', steps: 1 }] },
+      { id: 'a2', ops: [{ op: 'followup', session: 's1' }, { op: 'cancel', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+    ] },
+  },
+  {
+    name: 'restart-and-resume', groups: ['AGENT-CREATE-RESUME', 'AGENT-INBOX-REPLAY'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [
+        { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'inject', session: 's1' },
+        { op: 'queue', session: 's1' }, { op: 'restart' }, { op: 'resume', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'dispose', session: 's1' },
+      ] },
+      { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }, { op: 'resume', session: 's2' }] },
+    ] },
+  },
+  {
+    name: 'resume-with-load-faults', groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'],
+    hangs: true,
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'p1', signal: 'g1' }, { op: 'resume', session: 'p2' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'p3', owner: 'o1' }, { op: 'resume', session: 'p1' }, { op: 'dispose', session: 'p1' }] },
+        { id: 'a3', ops: [{ op: 'abortSignal', signal: 'g1' }, { op: 'unloadOwner', owner: 'o1' }] },
+      ],
+      env: {
+        loads: { p1: { load: 'hang' }, p2: { load: 'fail' }, p3: { load: 'slow', steps: 2 } },
+        persisted: [
+          { id: 'p1', events: [{ type: 'turn/start', data: { turn: 1 } }, { type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } }] },
+          { id: 'p2', events: [] },
+          { id: 'p3', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, inserted: [{ id: 'x1', role: 'user', content: [{ type: 'text', text: 'persisted' }], source: { kind: 'user' } }] } }] },
+        ],
+      },
+    },
+  },
+  {
+    name: 'resume-invalid-splices', groups: ['AGENT-INBOX-REPLAY'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'resume', session: 'bad' }, { op: 'create', session: 'bad' }, { op: 'dispose', session: 'bad' }] }],
+      env: { persisted: [{ id: 'bad', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 1, inserted: [] } }] }] },
+    },
+  },
+  {
+    name: 'parent-and-child', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-FACTORY-SEAM'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p', setup: { steps: 1, effects } }, { op: 'create', session: 'c', parent: 'p', setup: { steps: 1, effects } }, { op: 'followup', session: 'c' }, { op: 'dispose', session: 'p' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'c2', parent: 'p' }, { op: 'unloadOwner', owner: 'a1' }] },
+    ] },
+  },
+  {
+    name: 'shutdown-with-wake', groups: ['AGENT-INITIATOR-DRAIN', 'AGENT-TEARDOWN-TEST'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'steer', session: 's2' }, { op: 'shutdown' }] },
+    ] },
+  },
+]
