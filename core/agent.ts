@@ -5,6 +5,7 @@ import type {
 import { runTurn } from './driver.js'
 import type { DriverHost } from './driver.js'
 import { InboxImpl } from './inbox.js'
+import type { InboxNotifier } from './inbox.js'
 import { isDisposedCause } from './phases.js'
 import type { MaintenancePhase, Phase, RunningPhase } from './phases.js'
 import type { ContextImpl } from './scope/context.js'
@@ -49,7 +50,7 @@ export class ReferenceAgent implements Agent {
   constructor(readonly session: Session, readonly options: AgentOptions, parentCtx: ContextImpl) {
     this.id = session.id
     const bus = parentCtx.runtime.bus
-    this.inbox = new InboxImpl(session, {
+    this.inbox = this.createInbox(session, {
       inserted: (message) => bus.contained('agent/inbox/inserted', this, { agent: this, message }),
       discarded: (message) => bus.contained('agent/inbox/discarded', this, { agent: this, message }),
       claimed: (message, turn) => bus.contained('agent/inbox/claimed', this, { agent: this, message, turn }),
@@ -71,7 +72,7 @@ export class ReferenceAgent implements Agent {
     if (!wakeup) return
     const phase = this.#phase
     if (phase.kind === 'idle') {
-      if (!this.#tornDown) this.#startDriver()
+      if (!this.#tornDown) this.startDriver()
     } else if (phase.kind === 'maintenance' || (phase.kind === 'running' && wakingAfterAbort)) {
       if (!isDisposedCause(phase.abort.signal.reason)) phase.wakeRequested = true
     }
@@ -104,7 +105,7 @@ export class ReferenceAgent implements Agent {
     if (before.kind !== 'idle') throw new Error(ERRORS.activeWork(this.id))
     const phase: MaintenancePhase = { kind: 'maintenance', abort: new AbortController(), lastTurn: before.lastTurn, wakeRequested: false }
     this.#phase = phase
-    const done = this.#replaceActivity()
+    const done = this.replaceActivity()
     let result: Promise<T>
     try {
       result = Promise.resolve(task(phase.abort.signal))
@@ -113,7 +114,7 @@ export class ReferenceAgent implements Agent {
     }
     const settle = (): void => {
       if (this.#phase === phase) this.#phase = { kind: 'idle', lastTurn: phase.lastTurn }
-      this.#replayLatch(phase.wakeRequested)
+      this.replayLatch(phase.wakeRequested)
       done()
     }
     return result.then((value) => { settle(); return value }, (error) => { settle(); throw error })
@@ -122,13 +123,37 @@ export class ReferenceAgent implements Agent {
   /** Teardown has begun: waking input no longer starts a driver once idle (§12 Q3). */
   markTornDown(): void { this.#tornDown = true }
 
-  #replaceActivity(): () => void {
+  // Protected seams for variants (the conformance suite's mutants replace one piece by subclassing).
+  // The state itself stays in native private fields, so calling a method through a foreign receiver
+  // (a Proxy) still fails exactly as it did before these seams existed.
+
+  /** The current internal phase (§7.1). */
+  protected get phase(): Phase { return this.#phase }
+  protected set phase(phase: Phase) { this.#phase = phase }
+  /** The promise resolved when the current activity retires (§7.5). */
+  protected get activityDone(): Promise<void> { return this.#activityDone }
+  /** True once teardown began (§12 Q3). */
+  protected get tornDown(): boolean { return this.#tornDown }
+  /** What the turn driver is given. */
+  protected get host(): DriverHost { return this.#host }
+
+  /** Build the inbox (called once, from the constructor). */
+  protected createInbox(session: Session, notify: InboxNotifier): InboxImpl {
+    return new InboxImpl(session, notify)
+  }
+
+  /** Run one turn of the driver (§10.1). */
+  protected runTurn(phase: RunningPhase): Promise<boolean> {
+    return runTurn(this.#host, phase)
+  }
+
+  protected replaceActivity(): () => void {
     let resolve!: () => void
     this.#activityDone = new Promise<void>((r) => { resolve = r })
     return resolve
   }
 
-  #setPhase(phase: Phase): void {
+  protected setPhase(phase: Phase): void {
     const before = this.status
     this.#phase = phase
     const after = this.status
@@ -136,37 +161,37 @@ export class ReferenceAgent implements Agent {
   }
 
   /** Start a driver synchronously from idle (§7.2 step 4). */
-  #startDriver(): void {
+  protected startDriver(): void {
     const idle = this.#phase
     if (idle.kind !== 'idle') return
     const phase: RunningPhase = { kind: 'running', abort: new AbortController(), turn: idle.lastTurn, step: 0, wakeRequested: false }
-    const done = this.#replaceActivity()
-    this.#setPhase(phase)
+    const done = this.replaceActivity()
+    this.setPhase(phase)
     if (this.#phase !== phase) { done(); return }
     try {
-      void this.ctx.agents.withInitiator(this, () => this.#drive(phase, done))
+      void this.ctx.agents.withInitiator(this, () => this.drive(phase, done))
     } catch (error) {
       // §12 Q8: the initiator scope is closing; return to idle and leave the item parked.
       this.#host.services.warn(`agent "${this.id}" could not start its driver`, error)
-      if (this.#phase === phase) this.#setPhase({ kind: 'idle', lastTurn: phase.turn })
+      if (this.#phase === phase) this.setPhase({ kind: 'idle', lastTurn: phase.turn })
       done()
     }
   }
 
-  async #drive(phase: RunningPhase, done: () => void): Promise<void> {
+  protected async drive(phase: RunningPhase, done: () => void): Promise<void> {
     try {
-      while (await runTurn(this.#host, phase)) { /* next turn */ }
+      while (await this.runTurn(phase)) { /* next turn */ }
     } catch {
       // Cancellation, or a failure already reported as agent/error and closed in turn/end.
     } finally {
-      if (this.#phase === phase) this.#setPhase({ kind: 'idle', lastTurn: phase.turn })
-      this.#replayLatch(phase.wakeRequested)
+      if (this.#phase === phase) this.setPhase({ kind: 'idle', lastTurn: phase.turn })
+      this.replayLatch(phase.wakeRequested)
       done()
     }
   }
 
   /** At an activity's convergence: a latched wake with pending work starts a new driver (§7.2). */
-  #replayLatch(wakeRequested: boolean): void {
-    if (wakeRequested && this.inbox.hasPending && this.#phase.kind === 'idle' && !this.#tornDown) this.#startDriver()
+  protected replayLatch(wakeRequested: boolean): void {
+    if (wakeRequested && this.inbox.hasPending && this.#phase.kind === 'idle' && !this.#tornDown) this.startDriver()
   }
 }

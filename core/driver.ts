@@ -13,7 +13,7 @@ export interface DriverHost {
   readonly maxTokens: number | undefined
 }
 
-type Ending = { kind: 'completed' } | { kind: 'blocked' } | { kind: 'aborted'; reason: unknown } | { kind: 'error'; error: { message: string; code: string } }
+export type Ending = { kind: 'completed' } | { kind: 'blocked' } | { kind: 'aborted'; reason: unknown } | { kind: 'error'; error: { message: string; code: string } }
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -97,7 +97,7 @@ export async function runTurn(host: DriverHost, phase: RunningPhase): Promise<bo
 }
 
 /** One model call; returns the turn ending (`completed`) or `null` when a tool follow-up step is requested. */
-async function modelStep(host: DriverHost, sig: AbortSignal, turn: number, step: number): Promise<Ending | null> {
+export async function modelStep(host: DriverHost, sig: AbortSignal, turn: number, step: number): Promise<Ending | null> {
   const model = host.services.model
   if (!model) throw new Error(`agent "${host.agent.id}" has no model configured`)
   // Never dispatch a request on an already aborted activity (e.g. disposal from a step/start observer, §9 108).

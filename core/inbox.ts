@@ -34,45 +34,48 @@ export function normalizeSplice(length: number, start: number, deleteCount: numb
 export class InboxImpl implements Inbox {
   readonly #lists: Record<InboxTarget, UserMessage[]> = { 'next-turn': [], 'next-step': [] }
 
-  constructor(private readonly session: Session, private readonly notify: InboxNotifier) {
+  constructor(protected readonly session: Session, protected readonly notify: InboxNotifier) {
     this.#replay()
   }
 
   get nextTurn(): readonly UserMessage[] { return [...this.#lists['next-turn']] }
   get nextStep(): readonly UserMessage[] { return [...this.#lists['next-step']] }
+  /** The live lists themselves (not copies), for variants that replace a mutation step. */
+  protected get lists(): Record<InboxTarget, UserMessage[]> { return this.#lists }
+
   get hasPending(): boolean { return this.#lists['next-turn'].length > 0 || this.#lists['next-step'].length > 0 }
 
   append(target: InboxTarget, message: UserMessage): void {
-    this.#commit(target, this.#list(target).length, 0, [message], false)
+    this.commit(target, this.list(target).length, 0, [message], false)
   }
 
   prepend(target: InboxTarget, message: UserMessage): void {
-    this.#commit(target, 0, 0, [message], false)
+    this.commit(target, 0, 0, [message], false)
   }
 
   replace(id: MessageId, message: UserMessage): boolean {
     const found = this.#locate(id)
     if (!found) return false
-    this.#commit(found.target, found.index, 1, [message], true)
+    this.commit(found.target, found.index, 1, [message], true)
     return true
   }
 
   remove(id: MessageId): boolean {
     const found = this.#locate(id)
     if (!found) return false
-    this.#commit(found.target, found.index, 1, [], true)
+    this.commit(found.target, found.index, 1, [], true)
     return true
   }
 
   clear(): void {
     for (const target of ['next-step', 'next-turn'] as const) {
       const length = this.#lists[target].length
-      if (length > 0) this.#commit(target, 0, length, [], true)
+      if (length > 0) this.commit(target, 0, length, [], true)
     }
   }
 
   splice(target: InboxTarget, start: number, deleteCount: number, inserted: readonly UserMessage[]): UserMessage[] {
-    return this.#commit(target, start, deleteCount, inserted, true)
+    return this.commit(target, start, deleteCount, inserted, true)
   }
 
   /**
@@ -82,13 +85,13 @@ export class InboxImpl implements Inbox {
   claim(target: InboxTarget, turn: number): UserMessage[] {
     const batch: UserMessage[] = []
     const steps = this.#lists['next-step'].length
-    if (steps > 0) batch.push(...this.#commit('next-step', 0, steps, [], false, true))
-    if (target === 'next-turn' && this.#lists['next-turn'].length > 0) batch.push(...this.#commit('next-turn', 0, 1, [], false, true))
+    if (steps > 0) batch.push(...this.commit('next-step', 0, steps, [], false, true))
+    if (target === 'next-turn' && this.#lists['next-turn'].length > 0) batch.push(...this.commit('next-turn', 0, 1, [], false, true))
     for (const message of batch) this.notify.claimed(message, turn)
     return batch
   }
 
-  #list(target: InboxTarget): UserMessage[] {
+  protected list(target: InboxTarget): UserMessage[] {
     const list = this.#lists[target]
     if (!list) throw new TypeError(`unknown inbox target ${JSON.stringify(target)}`)
     return list
@@ -103,7 +106,7 @@ export class InboxImpl implements Inbox {
   }
 
   /** Throws `already pending` if applying the splice would duplicate an id across both lists. */
-  #checkUnique(target: InboxTarget, start: number, removed: number, inserted: readonly { id: unknown }[]): void {
+  protected checkUnique(target: InboxTarget, start: number, removed: number, inserted: readonly { id: unknown }[]): void {
     const seen = new Set<unknown>()
     for (const t of TARGETS) {
       this.#lists[t].forEach((m, i) => { if (!(t === target && i >= start && i < start + removed)) seen.add(m.id) })
@@ -114,12 +117,12 @@ export class InboxImpl implements Inbox {
     }
   }
 
-  #commit(target: InboxTarget, rawStart: number, rawDelete: number, inserted: readonly UserMessage[], ordinary: boolean, silent = false): UserMessage[] {
-    const list = this.#list(target)
+  protected commit(target: InboxTarget, rawStart: number, rawDelete: number, inserted: readonly UserMessage[], ordinary: boolean, silent = false): UserMessage[] {
+    const list = this.list(target)
     if (!Array.isArray(inserted)) throw new TypeError('inbox splice expects an array of messages')
     const { start, removed } = normalizeSplice(list.length, rawStart, rawDelete)
     if (removed === 0 && inserted.length === 0) return []
-    this.#checkUnique(target, start, removed, inserted)
+    this.checkUnique(target, start, removed, inserted)
     // Key order is part of the durable format (§6.2): target, start, removedCount?, inserted, outcome?.
     const payload: Record<string, unknown> = { target, start }
     if (removed > 0) payload.removedCount = removed
@@ -160,7 +163,7 @@ export class InboxImpl implements Inbox {
     for (const m of splice.inserted) {
       if (typeof m !== 'object' || m === null || typeof m.id !== 'string') throw new TypeError('inserted item is not a message')
     }
-    this.#checkUnique(splice.target, splice.start, removed, splice.inserted)
+    this.checkUnique(splice.target, splice.start, removed, splice.inserted)
     list.splice(splice.start, removed, ...splice.inserted)
   }
 }
