@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs'
 import { readFile as readFilePromise } from 'node:fs/promises'
 import { setTimeout as realSetTimeout } from 'node:timers'
+import { setTimeout as realSleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { dfs } from '../strategies/dfs.js'
 import { random } from '../strategies/random.js'
@@ -84,6 +85,18 @@ describe('Scheduler.run', () => {
     const s = begun()
     await s.run(() => {})
     await expect(s.run(() => {})).rejects.toThrow('already run')
+  })
+
+  it('refuses a second run while one is active in the process', async () => {
+    const first = begun()
+    const second = begun()
+    let refusal: Promise<unknown> | undefined
+    const outcome = await first.run(async () => {
+      refusal = second.run(() => {}).catch((error: unknown) => error)
+      await first.point('a', 'a')
+    })
+    expect(outcome).toMatchObject({ kind: 'ok' })
+    expect(String(await refusal)).toContain('another VirtualClock is installed')
   })
 
   it('rejects on a strategy error, with the clock and listeners restored', async () => {
@@ -240,6 +253,15 @@ describe('uncontrolled nondeterminism', () => {
     expect(outcome.seen).toMatch(/^real Timeout created at decision 1 \(.*scheduler\.test\.ts:\d+:\d+\)$/)
     // `_destroyed` is Node's own flag for a cleared or fired timer.
     expect((timer as unknown as { _destroyed: boolean })._destroyed).toBe(true)
+  })
+
+  it('reports a real timer from node:timers/promises', async () => {
+    const outcome = await runWith(async (s) => {
+      await s.point('a1', 'a')
+      await realSleep(60_000)
+    })
+    expect(outcome).toMatchObject({ kind: 'uncontrolled', steps: 1 })
+    if (outcome.kind === 'uncontrolled') expect(outcome.seen).toMatch(/^real Timeout created at decision 1 \(.*scheduler\.test\.ts:\d+:\d+\)$/)
   })
 
   it('reports real I/O', async () => {
