@@ -144,7 +144,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
   }
   // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
   for (const life of lives) {
-    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated.i)
+    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated)
     if (tx) {
       tx.life = life
       ;(life as { tx: Tx | undefined }).tx = tx
@@ -154,28 +154,32 @@ export function analyse(trace: Trace, program: Program): Analysis {
 }
 
 /**
- * The transaction that published a `session/created` at index `at`: the one whose `commit()` ran
- * last before it (commit is synchronous with publication, §3.4); else the unattributed one without
- * a setup that settles first.
+ * The transaction that published a `session/created`: the one whose `commit()` ran in the same
+ * decision step just before it (commit is synchronous with publication, §3.4); else the open one
+ * that settles first.
  */
-function attribute(candidates: readonly Tx[], at: number): Tx | undefined {
+function attribute(candidates: readonly Tx[], created: Entry<'event'>): Tx | undefined {
+  const at = created.i
+  const open = (tx: Tx): boolean => !tx.life && tx.invoke.i < at && !(tx.outcome && tx.outcome.i < at)
   let best: Tx | undefined
   let bestCommit = -1
   for (const tx of candidates) {
-    if (tx.life || tx.invoke.i > at || (tx.outcome && tx.outcome.i < at)) continue
-    const commit = tx.commits.filter((m) => m.i < at).at(-1)
+    if (!open(tx)) continue
+    // commit() runs in the same synchronous stretch as publication: same decision step.
+    const commit = tx.commits.filter((m) => m.i < at && m.d === created.d).at(-1)
     if (commit && commit.i > bestCommit) {
       best = tx
       bestCommit = commit.i
     }
   }
   if (best) return best
-  // Without a commit mark: the publishing transaction resolves right after its last creation edge
-  // (or after the rollback), so prefer the candidate that settles first.
+  // Otherwise the publishing transaction is the one that settles first after its creation edges
+  // (resolution right after agent/session-start, or rejection after the rollback).
   let first: Tx | undefined
   for (const tx of candidates) {
-    if (tx.life || tx.hasSetup || tx.invoke.i > at || (tx.outcome && tx.outcome.i < at)) continue
-    if (!first || (tx.outcome?.i ?? Number.POSITIVE_INFINITY) < (first.outcome?.i ?? Number.POSITIVE_INFINITY)) first = tx
+    if (!open(tx)) continue
+    const settles = (t: Tx): number => t.outcome?.i ?? Number.POSITIVE_INFINITY
+    if (!first || settles(tx) < settles(first) || (settles(tx) === settles(first) && !tx.hasSetup && first.hasSetup)) first = tx
   }
   return first
 }

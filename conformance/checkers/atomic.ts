@@ -21,7 +21,8 @@ export function checkAtomic(a: Analysis): Violation[] {
   }
   // 64: two creates of one id resolving ok for overlapping lifecycles.
   const winners = new Map<string, number>()
-  for (const tx of a.txs.values()) {
+  const bySessionCreated = [...a.txs.values()].sort((x, y) => (x.life?.sessionCreated.i ?? x.invoke.i) - (y.life?.sessionCreated.i ?? y.invoke.i))
+  for (const tx of bySessionCreated) {
     if (tx.outcome?.status !== 'ok') continue
     const key = keyOf(tx.world, tx.id)
     const life = tx.life

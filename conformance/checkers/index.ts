@@ -17,6 +17,7 @@ import { checkTeardown } from './teardown.js'
 import type { Violation } from './violation.js'
 
 export type { Violation } from './violation.js'
+export { CHECKED_CLAUSES } from './violation.js'
 export { analyse } from './analysis.js'
 
 /** Run every checker over one run; violations in trace order. */

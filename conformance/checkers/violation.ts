@@ -4,6 +4,8 @@
  * @module
  */
 
+import { CLAUSES } from '../clauses.js'
+
 /** One broken contract clause, seen at one trace entry. */
 export interface Violation {
   /** Clause group, e.g. `AGENT-TEARDOWN-TEST` (or a suite-local `X-` group). */
@@ -20,7 +22,16 @@ export interface Violation {
   readonly decision: number
 }
 
-/** Build a violation. */
+/** Build a violation; §9 numbers are unique, so a contract clause's group comes from the clause table. */
 export function violation(group: string, clause: number, message: string, at: { i: number; d: number } | undefined): Violation {
-  return { group, clause, key: `${group} ${clause}`, message, entry: at?.i ?? -1, decision: at?.d ?? -1 }
+  const canonical = group.startsWith('X-RUN') ? group : CLAUSE_GROUP.get(clause) ?? group
+  return { group: canonical, clause, key: `${canonical} ${clause}`, message, entry: at?.i ?? -1, decision: at?.d ?? -1 }
 }
+
+const CLAUSE_GROUP = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, c.group]))
+
+/**
+ * The clauses the trace checkers can report: a clause listed here is checked on every run, so a
+ * run without its violation counts as a pass for it.
+ */
+export const CHECKED_CLAUSES: readonly number[] = [11, 22, 27, 36, 39, 40, 44, 47, 55, 56, 58, 64, 65, 67, 74, 76, 79, 82, 88, 95, 96, 97, 98, 101, 102, 103, 111, 115, 116, 117, 121, 122, 125, 126, 139, 159]

@@ -258,7 +258,9 @@ export class ReferenceFactory implements AgentFactory {
         agent.markTornDown()
         let clearDeferred = false
         try {
-          agent.cancel({ kind: 'disposed' })
+          // A rollback before publication observes "scope disposal only" (§3.5 rows E–I): an agent
+          // that never entered the registries aborts without discarding its (resumed) inbox.
+          agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
         } catch (error) {
           // §12 Q4: requested from inside a session/event observer the durable clear would reenter
           // the append; abort now and clear once the driver is quiescent.

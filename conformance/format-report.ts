@@ -1,0 +1,57 @@
+/**
+ * Wording of certificates and failures (the RunDetailsFormatter of the kit): data in, text out.
+ * @module
+ */
+import type { ClauseResult, Failure, Report } from './suite.js'
+
+const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ' }
+
+/** The per-clause table, grouped by clause group. */
+export function formatClauseTable(report: Report): string {
+  const lines: string[] = []
+  let group = ''
+  for (const c of report.clauses) {
+    if (c.group !== group) {
+      group = c.group
+      const inGroup = report.clauses.filter((x) => x.group === group)
+      const fails = inGroup.filter((x) => x.status === 'fail').length
+      const passes = inGroup.filter((x) => x.status === 'pass').length
+      lines.push(`${group}  (${passes} pass, ${fails} fail, ${inGroup.length - passes - fails} unchecked)`)
+    }
+    const title = c.title.length > 86 ? `${c.title.slice(0, 83)}...` : c.title
+    lines.push(`  ${MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${c.status === 'pass' ? `  [${c.checks}]` : ''}`)
+  }
+  return lines.join('\n')
+}
+
+/** One failure, as something a user can paste back: clause, seed, strategy, program, replay. */
+export function formatFailure(c: ClauseResult, withTimeline = false): string {
+  const f = c.failure as Failure
+  const lines = [`${c.key} violated: ${c.title}`, `  ${f.message}`]
+  if (f.via === 'directed case') {
+    lines.push(`  found by directed case "${f.caseTitle}"`, `  rerun: npx vitest run -t "${c.key}:"  (or dsh-kit certify)`)
+  } else {
+    lines.push(`  found by ${f.via} "${f.programName}" { strategy: '${f.strategy}', seed: ${f.seed}, decisions: ${f.decisions} }`)
+    lines.push(`  program: ${JSON.stringify(f.program)}`)
+    lines.push(`  replay: ${f.replay}`)
+    if (withTimeline && f.timeline) lines.push('  timeline:', ...f.timeline.split('\n').map((l) => `    ${l}`))
+  }
+  return lines.join('\n')
+}
+
+/** The whole certificate as text. */
+export function formatReport(report: Report, options: { timelines?: boolean } = {}): string {
+  const head = [
+    `dsh-kit certify — suite ${report.suite.version}, adapter ${report.adapter.name}@${report.adapter.version}, profile ${report.profile}`,
+    ...(report.adapter.reproduces ? [`reproduces: ${report.adapter.reproduces}`] : []),
+    `supports: ${Object.entries(report.adapter.supports).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+    '',
+    formatClauseTable(report),
+    '',
+  ]
+  const failures = report.clauses.filter((c) => c.status === 'fail').map((c) => formatFailure(c, options.timelines))
+  const pass = report.clauses.filter((c) => c.status === 'pass').length
+  const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
+  const tail = `${report.passed ? 'PASSED' : 'FAILED'}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
+  return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
+}

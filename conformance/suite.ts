@@ -1,0 +1,230 @@
+/**
+ * The conformance suite (design.md concept 6): for each clause group, the directed cases of
+ * `core/cases` and the directed programs of `programs.ts` run under many schedules, plus seeded
+ * random programs, all checked by the trace checkers. `certify` returns a report per clause; a
+ * failure carries its seed, program, decision log and a one-line replay command.
+ * @module
+ */
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { caseTitle, DIRECTED_CASES } from '../core/cases/index.js'
+import type { DirectedCase } from '../core/cases/index.js'
+import type { Program } from '../sim/program.js'
+import { runProgram } from '../sim/run.js'
+import type { RunResult } from '../sim/run.js'
+import { toRunFile, writeRunFile } from '../sim/run-file.js'
+import { pct, random } from '../sim/strategies/index.js'
+import type { Strategy } from '../sim/strategies/index.js'
+import { renderTrace } from '../sim/trace.js'
+import { normalizeAdapter } from './adapter.js'
+import type { Adapter, NormalizedAdapter, Supports } from './adapter.js'
+import { checkRun, CHECKED_CLAUSES } from './checkers/index.js'
+import type { Violation } from './checkers/index.js'
+import { CLAUSES } from './clauses.js'
+import { DIRECTED_PROGRAMS } from './programs.js'
+import { randomProgram } from './random-programs.js'
+
+/** The suite's version (reported with every certificate). */
+export const SUITE_VERSION = '0.1.0'
+
+/** How hard to look. */
+export interface Profile {
+  readonly name: 'quick' | 'thorough'
+  /** Schedules per directed program. */
+  readonly schedules: number
+  /** Seeded random programs (one schedule each). */
+  readonly randomPrograms: number
+}
+
+/** The two profiles. */
+export const PROFILES: Readonly<Record<Profile['name'], Profile>> = {
+  quick: { name: 'quick', schedules: 24, randomPrograms: 200 },
+  thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500 },
+}
+
+/** Progress events while certifying. */
+export type Progress =
+  | { kind: 'phase'; phase: 'directed cases' | 'directed programs' | 'random programs'; total: number }
+  | { kind: 'tick'; done: number; total: number; failures: number }
+
+/** Options of {@link certify}. */
+export interface CertifyOptions {
+  readonly profile?: Profile['name']
+  /** Where failing runs are saved as replayable run files (default `.dsh-kit/failures`). */
+  readonly outDir?: string
+  /** The adapter module path as the user named it; recorded in run files and replay commands. */
+  readonly adapterModule?: string
+  readonly onProgress?: (progress: Progress) => void
+  /** Base seed of the schedules and random programs (default 0). */
+  readonly seed?: number
+}
+
+/** The first counterexample found for a clause. */
+export interface Failure {
+  readonly message: string
+  readonly via: 'directed case' | 'directed program' | 'random program'
+  readonly caseTitle?: string
+  readonly programName?: string
+  readonly program?: Program
+  readonly strategy?: string
+  readonly seed?: number
+  readonly decisions?: number
+  readonly runFile?: string
+  readonly replay?: string
+  readonly timeline?: string
+}
+
+/** The verdict on one clause. */
+export interface ClauseResult {
+  readonly key: string
+  readonly group: string
+  readonly clause: number
+  readonly title: string
+  /** `unchecked`: no directed case and no checker covers it in the suite (see `core/README.md`). */
+  readonly status: 'pass' | 'fail' | 'unchecked'
+  /** Directed cases plus runs that checked it. */
+  readonly checks: number
+  readonly failure?: Failure
+}
+
+/** A certificate. */
+export interface Report {
+  readonly suite: { readonly version: string }
+  readonly adapter: { readonly name: string; readonly version: string; readonly supports: Supports; readonly reproduces?: string }
+  readonly profile: Profile['name']
+  readonly runs: number
+  readonly directedCases: number
+  readonly durationMs: number
+  readonly clauses: readonly ClauseResult[]
+  readonly passed: boolean
+  /** Keys of failing clauses. */
+  readonly failing: readonly string[]
+}
+
+const CASE_TIMEOUT_MS = 10_000
+
+/** The strategy of schedule `k`: alternating random and pct d=1..3. */
+export function strategyFor(k: number, seed: number): Strategy {
+  const s = seed + k
+  switch (k % 4) {
+    case 0: return random({ seed: s })
+    case 1: return pct({ seed: s, depth: 1 })
+    case 2: return pct({ seed: s, depth: 2 })
+    default: return pct({ seed: s, depth: 3 })
+  }
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+}
+
+async function runCase(c: DirectedCase, adapter: NormalizedAdapter): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`did not settle within ${CASE_TIMEOUT_MS} ms (a hang)`), CASE_TIMEOUT_MS)
+    timer.unref()
+  })
+  try {
+    return await Promise.race([c.run(adapter.installFactory).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Certify an adapter: every clause's verdict, with a replayable counterexample per failure. */
+export async function certify(adapterInput: Adapter, options: CertifyOptions = {}): Promise<Report> {
+  const started = performance.now()
+  const adapter = normalizeAdapter(adapterInput, options.adapterModule ?? 'adapter')
+  const profile = PROFILES[options.profile ?? 'quick']
+  const seed = options.seed ?? 0
+  const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
+  const failures = new Map<string, Failure>()
+  const checks = new Map<number, number>()
+  const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
+  const progress = options.onProgress ?? (() => undefined)
+
+  // 1. Directed cases: the §9 properties as gated tests.
+  const cases = DIRECTED_CASES.filter((c) => adapter.supports.resume || !/resume|restart/i.test(c.title))
+  progress({ kind: 'phase', phase: 'directed cases', total: cases.length })
+  let done = 0
+  for (const c of cases) {
+    const error = await runCase(c, adapter)
+    count(c.clause)
+    const key = clauseKey(c.clause)
+    if (error !== undefined && !failures.has(key)) failures.set(key, { message: error, via: 'directed case', caseTitle: caseTitle(c) })
+    progress({ kind: 'tick', done: ++done, total: cases.length, failures: failures.size })
+  }
+
+  // 2 and 3. Programs under many schedules, checked by every checker.
+  let runs = 0
+  const runAndCheck = async (program: Program, name: string, via: Failure['via'], k: number, allowDeadlock: boolean): Promise<void> => {
+    const strategy = strategyFor(k, seed)
+    strategy.beginRun()
+    const result = await runProgram(program, strategy, { install: adapter.installFactory })
+    runs++
+    for (const clause of CHECKED_CLAUSES) count(clause)
+    const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+    for (const v of violations) {
+      if (failures.has(v.key)) continue
+      failures.set(v.key, saveFailure(v, result, program, name, via, strategy.name, seed + k, outDir, adapter, options.adapterModule))
+    }
+  }
+  const programs = DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"'))
+  const total = programs.length * profile.schedules
+  progress({ kind: 'phase', phase: 'directed programs', total })
+  done = 0
+  for (const p of programs) {
+    for (let k = 0; k < profile.schedules; k++) {
+      await runAndCheck(p.program, p.name, 'directed program', k, p.hangs === true)
+      progress({ kind: 'tick', done: ++done, total, failures: failures.size })
+    }
+  }
+  progress({ kind: 'phase', phase: 'random programs', total: profile.randomPrograms })
+  for (let k = 0; k < profile.randomPrograms; k++) {
+    const program = randomProgram(seed + k)
+    if (!adapter.supports.resume && JSON.stringify(program).includes('"resume"')) continue
+    await runAndCheck(program, program.name ?? `random ${seed + k}`, 'random program', k, false)
+    progress({ kind: 'tick', done: k + 1, total: profile.randomPrograms, failures: failures.size })
+  }
+
+  const clauses: ClauseResult[] = CLAUSES.map((c) => {
+    const key = `${c.group} ${c.clause}`
+    const failure = failures.get(key)
+    const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
+    const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
+    return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, ...(failure ? { failure } : {}) }
+  })
+  const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
+  return {
+    suite: { version: SUITE_VERSION },
+    adapter: { name: adapter.name, version: adapter.version, supports: adapter.supports, ...(adapter.reproduces ? { reproduces: adapter.reproduces } : {}) },
+    profile: profile.name,
+    runs,
+    directedCases: cases.length,
+    durationMs: Math.round(performance.now() - started),
+    clauses,
+    passed: failing.length === 0,
+    failing,
+  }
+}
+
+const KEY_BY_CLAUSE = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, `${c.group} ${c.clause}`]))
+
+/** The canonical key of a §9 clause number. */
+export function clauseKey(clause: number): string {
+  return KEY_BY_CLAUSE.get(clause) ?? `? ${clause}`
+}
+
+function saveFailure(
+  v: Violation, result: RunResult, program: Program, name: string, via: Failure['via'], strategy: string, seed: number,
+  outDir: string, adapter: NormalizedAdapter, adapterModule: string | undefined,
+): Failure {
+  const dir = join(outDir, slug(adapter.name))
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${slug(v.key)}-${slug(name)}-${seed}.json`)
+  writeRunFile(file, toRunFile(program, result, { ...(adapterModule ? { adapter: adapterModule } : {}), violations: [{ clause: v.key, message: v.message }] }))
+  return {
+    message: v.message, via, programName: name, program, strategy, seed, decisions: result.decisions.decisions.length,
+    runFile: file, replay: `npx dsh-kit replay ${file}`, timeline: renderTrace(result.trace, result.decisions.decisions),
+  }
+}
