@@ -312,7 +312,7 @@ describe('uncontrolled nondeterminism', () => {
     expect(later.filter((o) => o.kind !== 'ok')).toEqual([])
   })
 
-  it('does not flag virtual timers, real immediates or console output', async () => {
+  it('does not flag virtual timers, real immediates, ticks or microtasks', async () => {
     const outcome = await runWith(async (s) => {
       setTimeout(() => {}, 5)
       await new Promise((resolve) => setImmediate(resolve))
