@@ -25,7 +25,7 @@ const EXIT = { ok: 0, violation: 1, diverged: 3, usage: 64, adapter: 78 } as con
 const USAGE = `usage: dsh-kit <command> [options]
 
 commands:
-  certify [--adapter <module>] [--profile quick|thorough] [--json <file>] [--seed N] [--out <dir>] [--timelines]
+  certify [--adapter <module>] [--profile quick|thorough] [--json <file>] [--seed N] [--out <dir>] [--timelines] [--only "<GROUP> <n>"]...
       certify an AgentFactory adapter (the built-in reference factory by default) clause by clause
   replay <run-file> [--adapter <module>] [--timeline]
       replay a saved run from its decision log and check it again
@@ -62,7 +62,7 @@ function progressPrinter(): (p: Progress) => void {
 async function certifyCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: {
     adapter: { type: 'string' }, profile: { type: 'string', default: 'quick' }, json: { type: 'string' },
-    seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false },
+    seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
   } })
   if (values.profile !== 'quick' && values.profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${values.profile}"`)
   const seed = values.seed === undefined ? undefined : Number(values.seed)
@@ -75,6 +75,7 @@ async function certifyCommand(args: string[]): Promise<number> {
     ...(values.adapter ? { adapterModule: values.adapter } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(values.out ? { outDir: values.out } : {}),
+    ...(values.only ? { only: values.only } : {}),
   })
   console.log(formatReport(report, { timelines: values.timelines }))
   if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 1)}\n`)

@@ -29,7 +29,7 @@ export function formatFailure(c: ClauseResult, withTimeline = false): string {
   const f = c.failure as Failure
   const lines = [`${c.key} violated: ${c.title}`, `  ${f.message}`]
   if (f.via === 'directed case') {
-    lines.push(`  found by directed case "${f.caseTitle}"`, `  rerun: npx vitest run -t "${c.key}:"  (or dsh-kit certify)`)
+    lines.push(`  found by directed case "${f.caseTitle}"`, `  rerun: ${f.replay}`)
   } else {
     lines.push(`  found by ${f.via} "${f.programName}" { strategy: '${f.strategy}', seed: ${f.seed}, decisions: ${f.decisions} }`)
     lines.push(`  program: ${JSON.stringify(f.program)}`)

@@ -16,7 +16,8 @@ import { toRunFile, writeRunFile } from '../sim/run-file.js'
 import { pct, random } from '../sim/strategies/index.js'
 import type { Strategy } from '../sim/strategies/index.js'
 import { renderTrace } from '../sim/trace.js'
-import { normalizeAdapter } from './adapter.js'
+import { createRoot } from '../core/root.js'
+import { AdapterError, normalizeAdapter } from './adapter.js'
 import type { Adapter, NormalizedAdapter, Supports } from './adapter.js'
 import { checkRun, CHECKED_CLAUSES } from './checkers/index.js'
 import type { Violation } from './checkers/index.js'
@@ -57,6 +58,8 @@ export interface CertifyOptions {
   readonly onProgress?: (progress: Progress) => void
   /** Base seed of the schedules and random programs (default 0). */
   readonly seed?: number
+  /** Only these clauses (`"AGENT-ATOMIC-TEST 64"` or `64`): their directed cases, and the runs only if a checker covers one. */
+  readonly only?: readonly (string | number)[]
 }
 
 /** The first counterexample found for a clause. */
@@ -135,6 +138,7 @@ async function runCase(c: DirectedCase, adapter: NormalizedAdapter): Promise<str
 export async function certify(adapterInput: Adapter, options: CertifyOptions = {}): Promise<Report> {
   const started = performance.now()
   const adapter = normalizeAdapter(adapterInput, options.adapterModule ?? 'adapter')
+  await probeInstall(adapter, options.adapterModule ?? adapter.name)
   const profile = PROFILES[options.profile ?? 'quick']
   const seed = options.seed ?? 0
   const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
@@ -144,14 +148,19 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const progress = options.onProgress ?? (() => undefined)
 
   // 1. Directed cases: the §9 properties as gated tests.
-  const cases = DIRECTED_CASES.filter((c) => adapter.supports.resume || !/resume|restart/i.test(c.title))
+  const only = options.only?.map((o) => (typeof o === 'number' ? o : Number(/(\d+)\s*$/.exec(o)?.[1])))
+  const wanted = (clause: number): boolean => !only || only.includes(clause)
+  const cases = DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !/resume|restart/i.test(c.title)))
   progress({ kind: 'phase', phase: 'directed cases', total: cases.length })
   let done = 0
   for (const c of cases) {
     const error = await runCase(c, adapter)
     count(c.clause)
     const key = clauseKey(c.clause)
-    if (error !== undefined && !failures.has(key)) failures.set(key, { message: error, via: 'directed case', caseTitle: caseTitle(c) })
+    if (error !== undefined && !failures.has(key)) {
+      const adapterArg = options.adapterModule ? ` --adapter ${options.adapterModule}` : ''
+      failures.set(key, { message: error, via: 'directed case', caseTitle: caseTitle(c), replay: `npx dsh-kit certify${adapterArg} --only "${key}"` })
+    }
     progress({ kind: 'tick', done: ++done, total: cases.length, failures: failures.size })
   }
 
@@ -169,7 +178,9 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
       failures.set(v.key, saveFailure(v, result, program, name, via, strategy.name, seed + k, outDir, adapter, options.adapterModule))
     }
   }
-  const programs = DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"'))
+  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
+  const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"')) : []
+  const randomPrograms = simulate ? profile.randomPrograms : 0
   const total = programs.length * profile.schedules
   progress({ kind: 'phase', phase: 'directed programs', total })
   done = 0
@@ -179,15 +190,15 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
       progress({ kind: 'tick', done: ++done, total, failures: failures.size })
     }
   }
-  progress({ kind: 'phase', phase: 'random programs', total: profile.randomPrograms })
-  for (let k = 0; k < profile.randomPrograms; k++) {
+  progress({ kind: 'phase', phase: 'random programs', total: randomPrograms })
+  for (let k = 0; k < randomPrograms; k++) {
     const program = randomProgram(seed + k)
     if (!adapter.supports.resume && JSON.stringify(program).includes('"resume"')) continue
     await runAndCheck(program, program.name ?? `random ${seed + k}`, 'random program', k, false)
-    progress({ kind: 'tick', done: k + 1, total: profile.randomPrograms, failures: failures.size })
+    progress({ kind: 'tick', done: k + 1, total: randomPrograms, failures: failures.size })
   }
 
-  const clauses: ClauseResult[] = CLAUSES.map((c) => {
+  const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? simulate : wanted(c.clause)).map((c) => {
     const key = `${c.group} ${c.clause}`
     const failure = failures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
@@ -205,6 +216,24 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     clauses,
     passed: failing.length === 0,
     failing,
+  }
+}
+
+/**
+ * Install the adapter once into a throwaway process, so an adapter that throws on install or does
+ * not register a factory is reported as such, not as a hundred failing clauses.
+ */
+async function probeInstall(adapter: NormalizedAdapter, source: string): Promise<void> {
+  const root = createRoot({ warn: () => undefined })
+  try {
+    const installed = adapter.installFactory(root.ctx)
+    if (!root.registry.factory) {
+      throw new AdapterError(`${source}: install(world) returned without registering a factory; call world.ctx.agents.setFactory(factory) (or use factoryAdapter/referenceAdapter)`)
+    }
+    await installed.unload()
+  } finally {
+    await root.shutdown()
+    root.abandon()
   }
 }
 
