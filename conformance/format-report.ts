@@ -4,22 +4,22 @@
  */
 import type { ClauseResult, Failure, Report } from './suite.js'
 
-const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ' }
+const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', kit: 'unit', unchecked: '  - ' }
 
 /** The per-clause table, grouped by clause group. */
 export function formatClauseTable(report: Report): string {
   const lines: string[] = []
-  let group = ''
-  for (const c of report.clauses) {
-    if (c.group !== group) {
-      group = c.group
-      const inGroup = report.clauses.filter((x) => x.group === group)
-      const fails = inGroup.filter((x) => x.status === 'fail').length
-      const passes = inGroup.filter((x) => x.status === 'pass').length
-      lines.push(`${group}  (${passes} pass, ${fails} fail, ${inGroup.length - passes - fails} unchecked)`)
+  const groups = [...new Set(report.clauses.map((c) => c.group))]
+  for (const group of groups) {
+    const inGroup = report.clauses.filter((x) => x.group === group)
+    const fails = inGroup.filter((x) => x.status === 'fail').length
+    const passes = inGroup.filter((x) => x.status === 'pass').length
+    const kit = inGroup.filter((x) => x.status === 'kit').length
+    lines.push(`${group}  (${passes} pass, ${fails} fail${kit ? `, ${kit} unit-tested in the kit` : ''}, ${inGroup.length - passes - fails - kit} unchecked)`)
+    for (const c of inGroup) {
+      const title = c.title.length > 86 ? `${c.title.slice(0, 83)}...` : c.title
+      lines.push(`  ${MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${c.status === 'pass' ? `  [${c.checks}]` : ''}`)
     }
-    const title = c.title.length > 86 ? `${c.title.slice(0, 83)}...` : c.title
-    lines.push(`  ${MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${c.status === 'pass' ? `  [${c.checks}]` : ''}`)
   }
   return lines.join('\n')
 }
@@ -52,6 +52,7 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const failures = report.clauses.filter((c) => c.status === 'fail').map((c) => formatFailure(c, options.timelines))
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
-  const tail = `${report.passed ? 'PASSED' : 'FAILED'}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
+  const kit = report.clauses.filter((c) => c.status === 'kit').length
+  const tail = `${report.passed ? 'PASSED' : 'FAILED'}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
   return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
 }
