@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import type { Agent, AgentCancelCause, ModelRequest } from '../contract.js'
 import { script } from '../scripted-model.js'
 import {
-  aborted, COMPLETED, count, eventsOf, hangAt, slowConvergence, turnEnds, turnStarts, turnsWithTexts, untilAborted, USER, userTexts,
+  aborted, COMPLETED, count, eventsOf, hangAt, slowConvergence, textOf, turnEnds, turnStarts, turnsWithTexts, untilAborted, USER, userTexts,
 } from './driving-helpers.js'
 import type { DirectedCase, Harness } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
@@ -127,16 +127,19 @@ export const xCancelCases: DirectedCase[] = [
       agent.followup(latched)
       agent.cancel(USER)
       assert.deepEqual(gone, [latched.id])
+      // Non-waking input after the plain cancel: it would run at convergence only if the latch survived.
+      const parked = h.msg('parked')
+      agent.send(parked, 'next-turn', false)
       slow.open()
       await agent.whenIdle()
       await settle()
       assert.deepEqual(turnEnds(agent), [aborted(USER)])
       assert.equal(h.model.requests.length, 1)
-      assert.equal(agent.inbox.hasPending, false)
+      assert.deepEqual(agent.inbox.nextTurn.map((m) => m.id), [parked.id], 'parked, not run')
       assert.deepEqual(h.statuses('s1'), ['running', 'idle'])
       agent.followup(h.msg('c'))
       await agent.whenIdle()
-      assert.deepEqual(turnsWithTexts(agent).map((t) => t.texts), [['a'], ['c']])
+      assert.deepEqual(turnsWithTexts(agent).map((t) => t.texts), [['a'], ['parked'], ['c']])
     },
   },
   {
@@ -390,35 +393,35 @@ export const xCancelCases: DirectedCase[] = [
   {
     group: GROUP, clause: 158, title: 'cancel during agent/turn-stopping ends the turn aborted with only one step',
     async run(install) {
-      const h = makeHarness(install)
-      const { agent } = await h.create('s1')
-      const entered = gate()
-      const proceed = gate()
-      let calls = 0
-      h.ctx.on('agent/turn-stopping', async ({ signal }) => {
-        calls++
-        entered.open()
-        await proceed.promise
-        // Steering that would otherwise produce a second step, kept by the cancel.
-        agent.steer(h.msg('steer'))
-        agent.cancel(USER, { keepInbox: true })
-        assert.equal(signal.aborted, true)
-      })
-      agent.followup(h.msg('x'))
-      await entered.promise
-      assert.equal(agent.status, 'running')
-      proceed.open()
-      await agent.whenIdle()
-      await settle()
-      assert.equal(calls, 1)
-      assert.equal(count(agent, 'step/start'), 1)
-      assert.deepEqual(turnEnds(agent), [aborted(USER)])
-      assert.equal(h.model.requests.length, 1)
-      assert.deepEqual(agent.inbox.nextStep.map((m) => textOfFirst(m)), ['steer'], 'parked, not run in a second step')
+      // Plain cancel (nothing left to run: only the post-stopping abort check can end it aborted), and
+      // keepInbox with steering added by the listener (which would otherwise enter a second step).
+      for (const variant of ['plain', 'keepInbox+steer'] as const) {
+        const h = makeHarness(install)
+        const { agent } = await h.create('s1')
+        const entered = gate()
+        const proceed = gate()
+        let calls = 0
+        h.ctx.on('agent/turn-stopping', async ({ signal }) => {
+          calls++
+          entered.open()
+          await proceed.promise
+          if (variant === 'plain') agent.cancel(USER)
+          else { agent.steer(h.msg('steer')); agent.cancel(USER, { keepInbox: true }) }
+          assert.equal(signal.aborted, true)
+        })
+        agent.followup(h.msg('x'))
+        await entered.promise
+        assert.equal(agent.status, 'running')
+        proceed.open()
+        await agent.whenIdle()
+        await settle()
+        assert.equal(calls, 1, variant)
+        assert.equal(count(agent, 'step/start'), 1, variant)
+        assert.equal(count(agent, 'step/end'), 1, variant)
+        assert.deepEqual(turnEnds(agent), [aborted(USER)], variant)
+        assert.equal(h.model.requests.length, 1, variant)
+        assert.deepEqual(agent.inbox.nextStep.map(textOf), variant === 'plain' ? [] : ['steer'], `${variant}: parked, not run in a second step`)
+      }
     },
   },
 ]
-
-function textOfFirst(m: { content: readonly { text: string }[] }): string {
-  return m.content[0]!.text
-}
