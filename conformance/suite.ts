@@ -58,6 +58,8 @@ export interface CertifyOptions {
   readonly onProgress?: (progress: Progress) => void
   /** Base seed of the schedules and random programs (default 0). */
   readonly seed?: number
+  /** Stop at the first failing clause (mutation testing: "is it caught, and by what?"). */
+  readonly failFast?: boolean
   /** Only these clauses (`"AGENT-ATOMIC-TEST 64"` or `64`): their directed cases, and the runs only if a checker covers one. */
   readonly only?: readonly (string | number)[]
 }
@@ -157,7 +159,9 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const cases = DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !/resume|restart/i.test(c.title)))
   progress({ kind: 'phase', phase: 'directed cases', total: cases.length })
   let done = 0
+  const stop = (): boolean => options.failFast === true && failures.size > 0
   for (const c of cases) {
+    if (stop()) break
     const error = await runCase(c, adapter)
     count(c.clause)
     const key = clauseKey(c.clause)
@@ -189,13 +193,13 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   progress({ kind: 'phase', phase: 'directed programs', total })
   done = 0
   for (const p of programs) {
-    for (let k = 0; k < profile.schedules; k++) {
+    for (let k = 0; k < profile.schedules && !stop(); k++) {
       await runAndCheck(p.program, p.name, 'directed program', k, p.hangs === true)
       progress({ kind: 'tick', done: ++done, total, failures: failures.size })
     }
   }
   progress({ kind: 'phase', phase: 'random programs', total: randomPrograms })
-  for (let k = 0; k < randomPrograms; k++) {
+  for (let k = 0; k < randomPrograms && !stop(); k++) {
     const program = randomProgram(seed + k)
     if (!adapter.supports.resume && JSON.stringify(program).includes('"resume"')) continue
     await runAndCheck(program, program.name ?? `random ${seed + k}`, 'random program', k, false)
