@@ -49,14 +49,23 @@ export class Behaviours {
   async load(id: SessionId, signal: AbortSignal | undefined): Promise<void> {
     const spec = this.world.program.env?.loads?.[id] ?? { load: 'ok' as const }
     const actor = `load:${id}`
-    await this.world.port.point(`${actor}:load`, actor)
-    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await this.world.port.point(`${actor}:slow.${k}`, actor)
-    if (spec.load === 'fail') throw new InjectedFault(`persistence load of "${id}" failed`)
+    const world = this.world
+    // Marks let scenario goals see where a load stood when something raced it.
+    world.trace.mark(`${actor}@start ${spec.load}`, world.generation, { id })
+    await world.port.point(`${actor}:load`, actor)
+    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await world.port.point(`${actor}:slow.${k}`, actor)
+    if (spec.load === 'fail') {
+      world.trace.mark(`${actor}@fail`, world.generation, { id })
+      throw new InjectedFault(`persistence load of "${id}" failed`)
+    }
     if (spec.load === 'hang') {
-      if (signal) await Promise.race([untilAborted(signal), this.world.port.block(`${actor}:hang`, actor)])
-      else await this.world.port.block(`${actor}:hang`, actor)
+      world.trace.mark(`${actor}@hang`, world.generation, { id })
+      if (signal) await Promise.race([untilAborted(signal), world.port.block(`${actor}:hang`, actor)])
+      else await world.port.block(`${actor}:hang`, actor)
+      world.trace.mark(`${actor}@aborted`, world.generation, { id })
       throw signal?.reason ?? new InjectedFault(`persistence load of "${id}" hung`)
     }
+    world.trace.mark(`${actor}@end`, world.generation, { id })
   }
 
   /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */

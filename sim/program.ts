@@ -228,6 +228,19 @@ export function validateProgram(p: unknown): asserts p is Program {
   }
   for (const [id, l] of Object.entries(env.loads ?? {})) {
     if (!isObject(l) || !LOADS.includes((l as any).load)) fail(`.env.loads.${id}.load`, `expected one of ${LOADS.join('|')}`)
+    if ((l as any).load === 'slow') count((l as any).steps, `.env.loads.${id}.steps`)
+  }
+  if (env.persisted !== undefined) {
+    if (!Array.isArray(env.persisted)) fail('.env.persisted', 'expected an array of {id, events}')
+    env.persisted.forEach((s: unknown, i: number) => {
+      if (!isObject(s)) fail(`.env.persisted[${i}]`, 'expected {id, events}')
+      str(s.id, `.env.persisted[${i}].id`)
+      if (!Array.isArray(s.events)) fail(`.env.persisted[${i}].events`, 'expected an array of {type, data}')
+      s.events.forEach((e: unknown, j: number) => {
+        if (!isObject(e)) fail(`.env.persisted[${i}].events[${j}]`, 'expected {type, data}')
+        str(e.type, `.env.persisted[${i}].events[${j}].type`)
+      })
+    })
   }
 }
 

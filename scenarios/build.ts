@@ -1,0 +1,140 @@
+/**
+ * A small builder for programs: one function per operation, `actor`, `program` and `on` (a
+ * listener). Scenarios are written with it and {@link printProgram} prints programs back in the
+ * same form, so a shrunk program from a report can be pasted into a scenario file.
+ * @module
+ */
+import type { EventName } from '../core/contract.js'
+import type { Action, ActorSpec, CauseKind, EnvironmentSpec, ListenerSpec, Operation, Program, SetupSpec } from '../sim/program.js'
+import { PROGRAM_VERSION } from '../sim/program.js'
+
+type Extra<K extends Operation['op']> = Omit<Extract<Operation, { op: K }>, 'op' | 'session'>
+
+/** `create` of `session`, with an optional setup, owner, parent, signal, `maxTokens` or empty seed. */
+export function create(session: string, extra: Extra<'create'> = {}): Operation {
+  return { op: 'create', session, ...extra }
+}
+
+/** `resume` of a persisted `session`. */
+export function resume(session: string, extra: Extra<'resume'> = {}): Operation {
+  return { op: 'resume', session, ...extra }
+}
+
+/** `handle.dispose()` of the latest handle of `session`. */
+export function dispose(session: string): Operation {
+  return { op: 'dispose', session }
+}
+
+/** `agent.cancel(cause, {keepInbox})` (cause `user` by default). */
+export function cancel(session: string, extra: { cause?: CauseKind; keepInbox?: boolean } = {}): Operation {
+  return { op: 'cancel', session, ...extra }
+}
+
+/** `agent.followup(message)`. */
+export function followup(session: string, text?: string): Operation {
+  return text === undefined ? { op: 'followup', session } : { op: 'followup', session, text }
+}
+
+/** `agent.steer(message)`. */
+export function steer(session: string, text?: string): Operation {
+  return text === undefined ? { op: 'steer', session } : { op: 'steer', session, text }
+}
+
+/** `agent.inject(message)`. */
+export function inject(session: string, text?: string): Operation {
+  return text === undefined ? { op: 'inject', session } : { op: 'inject', session, text }
+}
+
+/** `agent.queue(message)` (the optional R-AG alias). */
+export function queue(session: string, text?: string): Operation {
+  return text === undefined ? { op: 'queue', session } : { op: 'queue', session, text }
+}
+
+/** `agent.runMaintenance(task)` with a task of `steps` scheduling points. */
+export function runMaintenance(session: string, steps?: number): Operation {
+  return steps === undefined ? { op: 'runMaintenance', session } : { op: 'runMaintenance', session, steps }
+}
+
+/** `agent.whenIdle()`. */
+export function whenIdle(session: string): Operation {
+  return { op: 'whenIdle', session }
+}
+
+/** Abort the named creation signal. */
+export function abortSignal(signal: string): Operation {
+  return { op: 'abortSignal', signal }
+}
+
+/** Dispose the named owner fiber. */
+export function unloadOwner(owner: string): Operation {
+  return { op: 'unloadOwner', owner }
+}
+
+/** Unload the factory plugin. */
+export function unloadFactory(): Operation {
+  return { op: 'unloadFactory' }
+}
+
+/** Unload the root. */
+export function shutdown(): Operation {
+  return { op: 'shutdown' }
+}
+
+/** Persist, drop the process and boot a fresh one over the same disk. */
+export function restart(): Operation {
+  return { op: 'restart' }
+}
+
+/** An actor: operations run one after another. */
+export function actor(id: string, ...ops: Operation[]): ActorSpec {
+  return { id, ops }
+}
+
+/** A listener on `event` playing `action` (once unless `times` says otherwise). */
+export function on(event: EventName, action: Action, extra: Omit<ListenerSpec, 'event' | 'action'> = {}): ListenerSpec {
+  return { event, action, ...extra }
+}
+
+/** Perform `operation` from inside a dispatch, commit, disposer or tool body. */
+export function act(operation: Operation): Action {
+  return { do: 'op', op: operation }
+}
+
+/** The other actions. */
+export const THROW: Action = { do: 'throw' }
+export const REJECT: Action = { do: 'reject' }
+export const SLOW: Action = { do: 'slow' }
+
+/** A setup of `steps` scheduling points with optional faults and registrations. */
+export function setup(steps: number, extra: Omit<SetupSpec, 'steps'> = {}): SetupSpec {
+  return { steps, ...extra }
+}
+
+/** A whole program. */
+export function program(actors: ActorSpec[], env?: EnvironmentSpec, name?: string): Program {
+  return { v: PROGRAM_VERSION, ...(name === undefined ? {} : { name }), actors, ...(env === undefined ? {} : { env }) }
+}
+
+/** A user message as persisted in a splice (`content, id, role, source`). */
+export function message(id: string, text = `persisted ${id}`): { id: string; role: 'user'; content: { type: 'text'; text: string }[]; source: { kind: 'user' } } {
+  return { id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }
+}
+
+/** A persisted `agent/inbox/spliced` event (valid or not: nothing is checked here). */
+export function spliced(target: string, start: number, inserted: unknown[], removedCount?: number): { type: string; data: unknown } {
+  return { type: 'agent/inbox/spliced', data: removedCount === undefined ? { target, start, inserted } : { target, start, removedCount, inserted } }
+}
+
+/** One completed persisted turn (`turn/start` … `turn/end`) with a user message `id`. */
+export function persistedTurn(turn: number, id: string): Array<{ type: string; data: unknown }> {
+  return [
+    spliced('next-turn', 0, [message(id)]),
+    { type: 'turn/start', data: { turn } },
+    spliced('next-turn', 0, [], 1),
+    { type: 'step/start', data: { turn, step: 1 } },
+    { type: 'user/message', data: message(id) },
+    { type: 'assistant/message', data: { turn, step: 1, text: `persisted reply ${turn}` } },
+    { type: 'step/end', data: { turn, step: 1 } },
+    { type: 'turn/end', data: { turn, reason: { kind: 'completed' } } },
+  ]
+}
