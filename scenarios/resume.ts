@@ -111,8 +111,9 @@ const failingSlow = defineScenario({
     goal('owner-unload-during-slow-load', (t) => {
       const u = span(t, 'a3', 'unloadOwner(o2)')
       const start = indexOf(t, mark('load:s2@start'))
-      return u !== undefined && start >= 0 && start < u.start && !has(t, mark('load:s2@end')) === false &&
-        ended(span(t, 'a2', 'resume(s2)'), 'fail', /owner disposed during setup/) && u.start < indexOf(t, mark('load:s2@end'))
+      const end = indexOf(t, mark('load:s2@end'))
+      return u !== undefined && start >= 0 && start < u.start && u.start < end &&
+        ended(span(t, 'a2', 'resume(s2)'), 'fail', /owner disposed during setup/)
     }),
     goal('slow-load-resumes-and-runs', (t) => ended(span(t, 'a2', 'resume(s2)'), 'ok') && has(t, (e) => e.k === 'append' && e.id === 's2' && e.type === 'turn/start' && (e.data as { turn: number }).turn === 2)),
     goal('double-resume-one-wins', (t) => {
