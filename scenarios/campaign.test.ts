@@ -1,0 +1,122 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { normalizeAdapter } from '../conformance/adapter.js'
+import { checkRun } from '../conformance/checkers/index.js'
+import m01 from '../conformance/mutants/m01-setup-after-publish.js'
+import { readRunFile } from '../sim/run-file.js'
+import { runProgram } from '../sim/run.js'
+import { replay } from '../sim/strategies/index.js'
+import { ALL_COVERAGE_KEYS } from './arbitraries/index.js'
+import { CampaignError, runCampaign } from './campaign.js'
+import type { CampaignProgress } from './campaign.js'
+import { formatCampaign } from './campaign-report.js'
+import { defineScenario, findScenario, goal } from './index.js'
+
+describe('campaign', () => {
+  it('finds a mutant, shrinks the failure, saves a run file that replays strictly to the same violation', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dsh-campaign-'))
+    const report = await runCampaign({ adapter: m01, adapterModule: 'conformance/mutants/m01-setup-after-publish.ts', runs: 20, outDir: out })
+    expect(report.passed).toBe(false)
+    expect(report.stoppedBy).toBe('failure')
+    expect(report.failures).toHaveLength(1)
+    const f = report.failures[0]!
+    expect(f.key).toBe('AGENT-SETUP-CONTRACT 36')
+    expect(f.shrink?.reproduced).toBe(true)
+    expect(f.after.operations).toBeLessThan(f.before.operations)
+    expect(f.replayVerified).toBe(true)
+    expect(f.baseline?.violates).not.toContain(f.key)
+    expect(f.rerun).toBe(`npx dsh-kit fuzz --adapter conformance/mutants/m01-setup-after-publish.ts --strategy portfolio --seed ${f.runSeed} --runs 1`)
+    expect(f.replay).toBe(`npx dsh-kit replay ${f.runFile}`)
+
+    const file = readRunFile(f.runFile!)
+    expect(file.adapter).toBe('conformance/mutants/m01-setup-after-publish.ts')
+    expect(file.violations?.map((v) => v.clause)).toContain(f.key)
+    const strategy = replay(file.decisions)
+    strategy.beginRun()
+    const again = await runProgram(file.program, strategy, { install: normalizeAdapter(m01).installFactory })
+    expect(again.hash).toBe(file.hash)
+    expect(checkRun(file.program, again.trace, again.outcome).map((v) => v.key)).toContain(f.key)
+
+    const text = formatCampaign(report)
+    expect(text).toContain('AGENT-SETUP-CONTRACT 36 violated:')
+    expect(text).toContain(`replay:  npx dsh-kit replay ${f.runFile}`)
+    expect(text).toMatch(/shrunk in \d+ runs: operations \d+ → 1/)
+    expect(text).toMatch(/^FAILED: 1 clause\(s\) violated in 1 of \d+ runs/m)
+  })
+
+  it('is deterministic: the same options give the same runs, failures and shrunk run', async () => {
+    const a = await runCampaign({ adapter: m01, runs: 10, seed: 5 })
+    const b = await runCampaign({ adapter: m01, runs: 10, seed: 5 })
+    expect(a.failures.map((f) => [f.key, f.runSeed, f.hash])).toEqual(b.failures.map((f) => [f.key, f.runSeed, f.hash]))
+    expect(a.runs).toBe(b.runs)
+  })
+
+  it('run seed r reruns alone: --seed r --runs 1 finds the same failure', async () => {
+    const first = await runCampaign({ adapter: m01, runs: 20, seed: 3, shrink: false })
+    const f = first.failures[0]!
+    const alone = await runCampaign({ adapter: m01, runs: 1, seed: f.runSeed, shrink: false })
+    expect(alone.failures[0]?.hash).toBe(f.hash)
+  })
+
+  it('shards split the seed range: shard i/n runs seeds S+i-1, S+i-1+n, ... with no overlap', async () => {
+    const seeds = async (shard?: { index: number; count: number }, runs = 3): Promise<number[]> => {
+      const out: number[] = []
+      await runCampaign({ runs, seed: 10, ...(shard ? { shard } : {}), onProgress: (p) => { if (p.runSeed !== undefined) out.push(p.runSeed) } })
+      return out
+    }
+    const one = await seeds({ index: 1, count: 2 })
+    const two = await seeds({ index: 2, count: 2 })
+    expect(one).toEqual([10, 12, 14])
+    expect(two).toEqual([11, 13, 15])
+    expect([...one, ...two].sort((a, b) => a - b)).toEqual(await seeds(undefined, 6))
+  })
+
+  it('reports coverage keys never exercised, and passes on the reference factory', async () => {
+    const progress: CampaignProgress[] = []
+    const report = await runCampaign({ runs: 12, onProgress: (p) => progress.push(p) })
+    expect(report.passed).toBe(true)
+    expect(report.runs).toBe(12)
+    expect(report.coverage!.total).toBe(ALL_COVERAGE_KEYS.length)
+    expect(report.coverage!.exercised + report.coverage!.missing.length).toBe(ALL_COVERAGE_KEYS.length)
+    expect(report.coverage!.missing.length).toBeGreaterThan(0)
+    expect(progress.at(-1)).toMatchObject({ phase: 'running', runs: 12, failures: 0 })
+    expect(formatCampaign(report)).toMatch(/^coverage: \d+\/\d+ program coverage keys exercised; never exercised: /m)
+  })
+
+  it('explores a named scenario and lists the goals it never reached', async () => {
+    const scenario = findScenario('same-id-two-creates')
+    const report = await runCampaign({ scenario, runs: 2 })
+    expect(report.mode).toBe('scenario')
+    expect(report.runs).toBe(2)
+    expect(Object.keys(report.goals!.reached)).toEqual(scenario.goals.map((g) => g.name))
+    expect(report.goals!.missed.length).toBeGreaterThan(0)
+    expect(formatCampaign(report)).toMatch(/^goals never reached: /m)
+    const longer = await runCampaign({ scenario, runs: 60 })
+    expect(longer.goals!.missed.length).toBeLessThan(report.goals!.missed.length)
+  })
+
+  it('dfs over a scenario stops when the tree is exhausted and refuses to be sharded', async () => {
+    const tiny = defineScenario({
+      name: 'tiny-two-creates', title: 'two creates of different ids', groups: ['AGENT-ATOMIC-TEST'],
+      program: { v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }] }, { id: 'a2', ops: [{ op: 'create', session: 's2' }] }] },
+      goals: [goal('a2-first', (t) => t.entries.find((e) => e.k === 'invoke')?.actor === 'a2')],
+    })
+    const report = await runCampaign({ scenario: tiny, strategy: 'dfs', runs: 1000 })
+    expect(report.stoppedBy).toBe('exhausted')
+    expect(report.runs).toBeGreaterThan(1)
+    expect(report.runs).toBeLessThan(1000)
+    expect(report.goals!.missed).toEqual([])
+    await expect(runCampaign({ scenario: findScenario('same-id-two-creates'), strategy: 'dfs', shard: { index: 1, count: 2 } })).rejects.toThrow(CampaignError)
+  })
+
+  it('stops when shouldStop says so (the CLI time budget), and refuses bad options', async () => {
+    let calls = 0
+    const report = await runCampaign({ shouldStop: () => ++calls > 4 })
+    expect(report.runs).toBe(4)
+    expect(report.stoppedBy).toBe('time')
+    await expect(runCampaign({ shard: { index: 3, count: 2 } })).rejects.toThrow(/shard must be i\/n with 1 <= i <= n, got 3\/2/)
+    await expect(runCampaign({ seed: -1 })).rejects.toThrow(/seed must be a non-negative integer/)
+  })
+})
