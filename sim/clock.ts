@@ -28,6 +28,21 @@ export const VIRTUAL_START = 0
 
 const FAKED: FakeMethod[] = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance']
 
+/**
+ * `FakeTimers.withGlobal(globalThis)` builds fake-timers' whole API (and captures the real globals);
+ * it costs as much as an install, so it is built once and reused for as long as the globals it
+ * captured are still the process's real ones (someone replacing `setTimeout` or `Date` for good,
+ * outside any run, gets a fresh one).
+ */
+let fakeTimers: { api: ReturnType<typeof FakeTimers.withGlobal>; setTimeout: unknown; Date: unknown } | undefined
+
+function fakeTimersForGlobals(): ReturnType<typeof FakeTimers.withGlobal> {
+  if (fakeTimers === undefined || fakeTimers.setTimeout !== globalThis.setTimeout || fakeTimers.Date !== globalThis.Date) {
+    fakeTimers = { api: FakeTimers.withGlobal(globalThis), setTimeout: globalThis.setTimeout, Date: globalThis.Date }
+  }
+  return fakeTimers.api
+}
+
 /** The one clock currently installed in this process, if any: globals can only be faked once. */
 let installedClock: VirtualClock | undefined
 
@@ -73,7 +88,7 @@ export class VirtualClock {
     if ('clock' in globalThis.setTimeout) {
       throw new Error('VirtualClock.install(): setTimeout is already faked (vi.useFakeTimers() or another fake-timers clock?); restore real timers first')
     }
-    this.#clock = FakeTimers.withGlobal(globalThis).install({
+    this.#clock = fakeTimersForGlobals().install({
       now: this.start,
       toFake: FAKED,
       // Timers created before install are real ones the engine must never

@@ -2,8 +2,9 @@
  * The simulator's public face: programs, worlds, the scheduler and its strategies, traces, run files.
  * @module
  */
-export { runProgram, referenceInstall } from './run.js'
+export { runProgram, runProgramWith, referenceInstall } from './run.js'
 export type { RunProgramOptions, RunResult } from './run.js'
+export type { SchedulerPort, RunDriver } from './ports.js'
 export { validateProgram, parseProgram, ProgramError, OPERATION_KINDS, PROGRAM_VERSION, operationCount } from './program.js'
 export type { Program, ActorSpec, Operation, EnvironmentSpec, SetupSpec, ListenerSpec, EffectSpec, ModelStepSpec, LoadSpec, Action, CauseKind } from './program.js'
 export { Scheduler, explore, DEFAULT_BUDGET } from './engine/index.js'

@@ -2,7 +2,7 @@
  * The scheduler as the simulated world sees it: where the world waits, it asks the scheduler.
  * @module
  */
-import type { OpHandle } from './engine/index.js'
+import type { OpHandle, RunOutcome } from './engine/index.js'
 
 /** What the world needs from the scheduler of its run. */
 export interface SchedulerPort {
@@ -16,6 +16,16 @@ export interface SchedulerPort {
   random(n: number): number
   /** Decisions taken so far. */
   readonly decisionCount: number
+}
+
+/**
+ * What drives one run: the port the world waits on, plus the loop that runs `main` to an outcome.
+ * The kit's `Scheduler` is one; another scheduler behind the same port (a baseline to compare
+ * against, for instance) can run the same world through `runProgramWith`.
+ */
+export interface RunDriver extends SchedulerPort {
+  /** Run `main` (which starts the actors) to the end; called once. The outcome is returned, never thrown. */
+  run(main: () => Promise<void>, options?: { readonly budget?: number }): Promise<RunOutcome>
 }
 
 /** The actor a label belongs to: everything before its last `:` segment (`factory:s1:setup` → `factory:s1`). */

@@ -7,6 +7,7 @@ import { installReferenceFactory } from '../core/factory/reference-factory.js'
 import type { DecisionLog } from './decision-log.js'
 import { Scheduler } from './engine/index.js'
 import type { RunOutcome } from './engine/index.js'
+import type { RunDriver } from './ports.js'
 import type { Program } from './program.js'
 import { validateProgram } from './program.js'
 import type { Strategy } from './strategies/strategy.js'
@@ -38,18 +39,33 @@ export interface RunResult {
  * Run `program` once under `strategy` (on which `beginRun()` must have returned true) in a fresh
  * world. Everything the run uses is built inside it; nothing survives to the next run.
  */
-export async function runProgram(program: Program, strategy: Strategy, options: RunProgramOptions = {}): Promise<RunResult> {
+export function runProgram(program: Program, strategy: Strategy, options: RunProgramOptions = {}): Promise<RunResult> {
+  return runProgramWith(program, new Scheduler(strategy), options)
+}
+
+/**
+ * Run `program` once in a fresh world driven by `driver`, a fresh {@link RunDriver} that has not run
+ * yet: {@link runProgram} passes the kit's `Scheduler`; a benchmark passes another scheduler behind
+ * the same port to compare the two on the same world.
+ */
+export async function runProgramWith(program: Program, driver: RunDriver, options: RunProgramOptions = {}): Promise<RunResult> {
   validateProgram(program)
-  const scheduler = new Scheduler(strategy)
-  const trace = new TraceRecorder(() => scheduler.decisionCount)
+  const trace = new TraceRecorder(() => driver.decisionCount)
   let world: World | undefined
-  const outcome = await scheduler.run(async () => {
-    world = new World({ program, install: options.install ?? referenceInstall, port: scheduler, trace })
+  const outcome = await driver.run(async () => {
+    world = new World({ program, install: options.install ?? referenceInstall, port: driver, trace })
     const w = world
     await Promise.all(program.actors.map((actor) => w.operations.runActor(actor.id, actor.ops)))
   }, options.budget === undefined ? {} : { budget: options.budget })
   world?.recordFinal()
   world?.abandon()
   const result = trace.toTrace()
-  return { outcome, trace: result, hash: traceHash(result), decisions: outcome.decisions }
+  let hash: string | undefined
+  return {
+    outcome,
+    trace: result,
+    // Hashing serialises the whole trace; most callers (certify, campaigns) never read it.
+    get hash() { return (hash ??= traceHash(result)) },
+    decisions: outcome.decisions,
+  }
 }

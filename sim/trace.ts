@@ -81,8 +81,13 @@ export class TraceRecorder {
   /** @param decisions how many decisions the run has taken so far (stamped on each entry). */
   constructor(private readonly decisions: () => number = () => 0) {}
 
+  /** Append `entry`, which the recorder takes over: callers pass a fresh object literal. */
   add(entry: NewEntry): void {
-    this.entries.push({ ...entry, i: this.entries.length, d: this.decisions() } as TraceEntry)
+    // Numbered in place (no copy): `i` and `d` still come last, so the JSON and the hash are as before.
+    const numbered = entry as TraceEntry
+    numbered.i = this.entries.length
+    numbered.d = this.decisions()
+    this.entries.push(numbered)
   }
 
   /** Record a `mark`: an interesting state reached (scenario "sometimes" goals use them). */
