@@ -165,7 +165,7 @@ export class Behaviours {
     const actor = `model:${id}`
     let initiator: string
     try {
-      initiator = this.world.root.ctx.agents.currentInitiator()?.id ?? 'none'
+      initiator = this.world.ctx.agents.currentInitiator()?.id ?? 'none'
     } catch {
       initiator = 'disposed'
     }

@@ -96,7 +96,7 @@ export class Operations {
           sessionId: op.session,
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
-          ...(op.maxTokens !== undefined ? { agentOptions: { maxTokens: op.maxTokens } } : {}),
+          ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
         return this.#keep(op.session, handle)
@@ -105,6 +105,7 @@ export class Operations {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
         const handle = await ctx.agents.resume({
           resumeSessionId: op.session,
+          ...(world.agentOptions ? { agentOptions: { ...world.agentOptions } } : {}),
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
@@ -154,7 +155,7 @@ export class Operations {
         world.signal(op.signal).abort(new Error(`signal "${op.signal}" aborted by the program`))
         return
       case 'unloadOwner':
-        await world.owner(op.owner).dispose()
+        await world.owner(op.owner).unload()
         return
       case 'unloadFactory':
         await world.unloadFactory()

@@ -2,7 +2,8 @@
  * Running a program: a fresh world under one scheduler, returning the outcome and the trace as data.
  * @module
  */
-import type { InstallFactory } from '../core/cases/harness.js'
+import type { InstallFactory, ProcessFactory } from '../core/process.js'
+import { kitProcess } from '../core/process.js'
 import { installReferenceFactory } from '../core/factory/reference-factory.js'
 import type { DecisionLog } from './decision-log.js'
 import { Scheduler } from './engine/index.js'
@@ -20,8 +21,10 @@ export const referenceInstall: InstallFactory = (ctx) => installReferenceFactory
 
 /** Options of {@link runProgram}. */
 export interface RunProgramOptions {
-  /** The factory under test; the reference factory by default. */
+  /** The factory under test, installed in the kit's own process; the reference factory by default. */
   install?: InstallFactory
+  /** A whole process to boot instead (a foreign runtime); takes precedence over `install`. */
+  process?: ProcessFactory
   /** Step budget (livelock bound). */
   budget?: number
 }
@@ -53,7 +56,7 @@ export async function runProgramWith(program: Program, driver: RunDriver, option
   const trace = new TraceRecorder(() => driver.decisionCount)
   let world: World | undefined
   const outcome = await driver.run(async () => {
-    world = new World({ program, install: options.install ?? referenceInstall, port: driver, trace })
+    world = await World.create({ program, process: options.process ?? kitProcess(options.install ?? referenceInstall), port: driver, trace })
     const w = world
     await Promise.all(program.actors.map((actor) => w.operations.runActor(actor.id, actor.ops)))
   }, options.budget === undefined ? {} : { budget: options.budget })

@@ -1,22 +1,19 @@
 /**
  * The world: one simulated process per run (design.md concept 1) — a root context, SessionStore,
- * AgentRegistry, in-memory persistence, scripted model, virtual time and counters for ids — with the
- * factory under test installed through `install`. `restart` drops the process and builds a new one
- * over the same persisted disk. Nothing survives from one run to the next.
+ * AgentRegistry, persistence, scripted model, virtual time and counters for ids — with the factory
+ * under test installed (or a whole foreign runtime booted) through a {@link ProcessFactory}.
+ * `restart` drops the process and boots a new one over the same persisted disk. Nothing survives
+ * from one run to the next.
  *
- * The world observes only through the public contract: global listeners on every event of the
+ * The world observes only through the public contract: observers on every event of the
  * vocabulary, the registries' `get/list`, handles, `agent.inbox` and `agent.session`.
  * @module
  */
-import type { Agent, AgentHandle, Context, EventName, Scope, Session, SessionId } from '../core/contract.js'
+import type { Agent, AgentHandle, AgentOptions, Context, EventName, Session, SessionId } from '../core/contract.js'
 import { EVENT_NAMES } from '../core/contract.js'
-import type { InstallFactory } from '../core/cases/harness.js'
 import { createUserMessage } from '../core/messages.js'
-import { InMemoryPersistence } from '../core/persistence.js'
 import type { PersistedSession } from '../core/persistence.js'
-import { createRoot } from '../core/root.js'
-import type { Root } from '../core/root.js'
-import type { ContextImpl } from '../core/scope/context.js'
+import type { ProcessFactory, ProcessHandle } from '../core/process.js'
 import { Behaviours } from './behaviours.js'
 import { Operations } from './operations.js'
 import type { Program } from './program.js'
@@ -27,7 +24,8 @@ import type { InboxSnapshot, Snapshot, TraceRecorder } from './trace.js'
 /** Options of {@link World}. */
 export interface WorldOptions {
   readonly program: Program
-  readonly install: InstallFactory
+  /** Boots each process of the run (the kit's own, with the factory under test, or a foreign runtime). */
+  readonly process: ProcessFactory
   readonly port: SchedulerPort
   readonly trace: TraceRecorder
 }
@@ -51,10 +49,9 @@ export class World {
   readonly disk = new Map<SessionId, PersistedSession>()
   /** Which process (0, then 1 after the first restart, …). */
   generation = 0
-  root!: Root
-  #install: InstallFactory
-  #factory!: { unload(): Promise<void> }
-  readonly #owners = new Map<string, Scope>()
+  /** The current process. */
+  process!: ProcessHandle
+  readonly #boot: ProcessFactory
   /** Latest successful handle per session id, in this process. */
   readonly handles = new Map<SessionId, AgentHandle>()
   readonly signals = new Map<string, AbortController>()
@@ -64,11 +61,11 @@ export class World {
   #tx = 0
   #messages = 0
 
-  constructor(options: WorldOptions) {
+  private constructor(options: WorldOptions) {
     this.program = options.program
     this.port = options.port
     this.trace = options.trace
-    this.#install = options.install
+    this.#boot = options.process
     this.behaviours = new Behaviours(this)
     this.operations = new Operations(this)
     for (const persisted of this.program.env?.persisted ?? []) {
@@ -77,25 +74,29 @@ export class World {
         events: persisted.events.map((e, seq) => Object.freeze({ type: e.type, seq, time: 0, data: e.data as never })),
       })
     }
-    this.#boot()
+  }
+
+  /** Build a world and boot its first process. */
+  static async create(options: WorldOptions): Promise<World> {
+    const world = new World(options)
+    await world.#start()
+    return world
   }
 
   /** The root context of the current process. */
-  get ctx(): Context { return this.root.ctx }
+  get ctx(): Context { return this.process.ctx }
+
+  /** Defaults the process wants in every create/resume's `agentOptions`. */
+  get agentOptions(): AgentOptions | undefined { return this.process.agentOptions }
 
   /** Both registries right now. */
   snapshot(): Snapshot {
-    return { agents: this.root.ctx.agents.list().map((a) => a.id), sessions: this.root.ctx.sessions.list().map((s) => s.id) }
+    return { agents: this.ctx.agents.list().map((a) => a.id), sessions: this.ctx.sessions.list().map((s) => s.id) }
   }
 
-  /** A named owner fiber (a child plugin scope of the root), created on first use. */
-  owner(name: string): Scope {
-    let scope = this.#owners.get(name)
-    if (!scope) {
-      scope = this.root.ctx.createScope(undefined, `owner:${name}`)
-      this.#owners.set(name, scope)
-    }
-    return scope
+  /** A named owner (a child plugin context of the root), created on first use. */
+  owner(name: string): { readonly ctx: Context; unload(): Promise<void> } {
+    return this.process.owner(name)
   }
 
   /** A named creation signal, created on first use. */
@@ -113,23 +114,22 @@ export class World {
 
   /** The live agent with this id, if any. */
   live(id: SessionId): Agent | undefined {
-    return this.root.ctx.agents.get(id)
+    return this.ctx.agents.get(id)
   }
 
-  unloadFactory(): Promise<void> { return this.#factory.unload() }
+  unloadFactory(): Promise<void> { return this.process.unloadFactory() }
 
-  shutdown(): Promise<void> { return this.root.shutdown() }
+  shutdown(): Promise<void> { return this.process.shutdown() }
 
   /** Persist (the disk already holds every append), drop the process, and boot a fresh one. */
   async restart(): Promise<void> {
-    await this.root.shutdown()
-    this.root.abandon()
+    await this.process.shutdown()
+    this.process.abandon()
     this.recordFinal()
     this.generation++
-    this.#owners.clear()
     this.handles.clear()
     this.signals.clear()
-    this.#boot()
+    await this.#start()
   }
 
   /** A fresh transaction id for a create/resume invocation. */
@@ -147,49 +147,43 @@ export class World {
     this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
   }
 
-  /** The run is over: release what the process holds (its root is never used again). */
+  /** The run is over: release what the process holds (it is never used again). */
   abandon(): void {
-    this.root.abandon()
+    this.process.abandon()
   }
 
-
-  #boot(): void {
+  async #start(): Promise<void> {
     const world = this
     const port = this.port
-    this.root = createRoot({
+    this.process = await this.#boot({
       now: () => Date.now(),
       newId: (kind) => `${kind}-${++this.#ids}`,
       warn: (message, error) => this.trace.add({ k: 'warn', message: error === undefined ? message : `${message}: ${errorText(error)}`, world: this.generation }),
       checkpoint: (label) => port.point(label, actorOfLabel(label)),
       model: this.behaviours.model,
-      persistence: (ctx) => new InMemoryPersistence(ctx, this.disk, {
-        beforeLoad: (id, signal) => world.behaviours.load(id, signal),
-        // The disk sees every append until the process is dropped, shutdown's included.
-        subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },
-      }),
+      disk: this.disk,
+      beforeLoad: (id, signal) => world.behaviours.load(id, signal),
     })
-    this.#observe(this.root)
+    this.#observe(this.process)
     for (const effect of this.program.env?.effects ?? []) {
-      const ctx = effect.on === 'root' ? this.root.ctx : this.owner(effect.on.slice('owner:'.length)).ctx
+      const ctx = effect.on === 'root' ? this.ctx : this.owner(effect.on.slice('owner:'.length)).ctx
       this.behaviours.registerEffect(ctx, effect, `env:${effect.on}`)
     }
-    for (const listener of this.program.env?.listeners ?? []) this.behaviours.registerListener(this.root.ctx, listener, 'env')
-    this.#factory = this.#install(this.root.ctx)
+    for (const listener of this.program.env?.listeners ?? []) this.behaviours.registerListener(this.ctx, listener, 'env')
   }
 
   /**
-   * Global, prepended observers: they see every event before any program listener can veto it.
-   * They are added to the root's bus directly, not as effects of a fiber, so they keep observing
-   * while the process shuts down (the disposal edges of a shutdown or restart).
+   * Observers of every event, before any program listener can veto it, for the whole life of the
+   * process (shutdown included).
    */
-  #observe(root: Root): void {
+  #observe(process: ProcessHandle): void {
     const generation = this.generation
     for (const name of OBSERVED) {
       if (name === 'agent/pre-step') continue
-      root.bus.add(name, ((a: any, b: any) => {
+      process.observe(name, ((a: any, b: any) => {
         if (name === 'session/event') {
           const session = a as Session
-          const agent = this.root.ctx.agents.get(session.id)
+          const agent = this.ctx.agents.get(session.id)
           const inbox = b.type === 'agent/inbox/spliced' && agent ? inboxSnapshot(agent) : undefined
           this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, ...(inbox ? { inbox } : {}) })
           return
@@ -206,14 +200,14 @@ export class World {
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
           const session = a as Session
-          const agent = this.root.ctx.agents.get(id)
+          const agent = this.ctx.agents.get(id)
           this.trace.add({
             k: 'resumed', id, world: generation,
             inbox: agent ? inboxSnapshot(agent) : { nextTurn: [], nextStep: [] },
             events: session.events.map((e) => ({ type: e.type, seq: e.seq, data: e.data })),
           })
         }
-      }) as never, undefined, { global: true, prepend: true })
+      }) as never)
     }
   }
 }

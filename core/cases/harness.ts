@@ -10,8 +10,9 @@ import type { Root } from '../root.js'
 import { ScriptedModel, script } from '../scripted-model.js'
 import type { ScriptEntry } from '../scripted-model.js'
 
-/** Installs a fresh factory into a root context and returns how to unload it (the factory owner). */
-export type InstallFactory = (ctx: Context) => { unload(): Promise<void> }
+import type { InstallFactory } from '../process.js'
+
+export type { InstallFactory } from '../process.js'
 
 /** A promise held behind a gate: tests open it explicitly (never sleeps). */
 export interface Gate<T = void> {

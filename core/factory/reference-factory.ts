@@ -175,7 +175,8 @@ export class ReferenceFactory implements AgentFactory {
     // an observer of the scope minting, is dead here: setup must not run (§3.1, §3.5 note; §9 104).
     if (!tx.controller.signal.aborted) {
       if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
-      else if (!this.#active) tx.abort(new Error(ERRORS.loopInactive))
+      // The factory's own unload has begun even if its owner effect has not run yet (a microtask later).
+      else if (!this.#active || fiberDying(this.ctx.fiber)) tx.abort(new Error(ERRORS.loopInactive))
     }
     if (tx.controller.signal.aborted) {
       // Aborted during construction: reject now; the provisional scope quiesces in the background.
@@ -234,7 +235,8 @@ export class ReferenceFactory implements AgentFactory {
   protected assertLive(tx: Transaction): void {
     if (!tx.controller.signal.aborted) {
       if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
-      else if (!this.#active) tx.abort(new Error(ERRORS.loopInactive))
+      // The factory's own unload has begun even if its owner effect has not run yet (a microtask later).
+      else if (!this.#active || fiberDying(this.ctx.fiber)) tx.abort(new Error(ERRORS.loopInactive))
     }
     if (tx.controller.signal.aborted) throw tx.reason
   }

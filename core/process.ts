@@ -1,0 +1,102 @@
+/**
+ * A process: everything a test harness or simulator needs from one running instance of an agent
+ * runtime, whether it is the kit's own (`kitProcess`, over `createRoot` and a factory installed on
+ * it) or a foreign runtime with its own registry, store and scope (an adapter's `process`).
+ * @module
+ */
+import type { Agent, AgentOptions, Context, EventMap, EventName, Model, SessionId } from './contract.js'
+import { InMemoryPersistence } from './persistence.js'
+import type { PersistedSession } from './persistence.js'
+import { createRoot } from './root.js'
+import type { Root, RootOptions } from './root.js'
+import type { ContextImpl } from './scope/context.js'
+
+/** Installs a factory into a root context and returns how to unload it (the factory owner). */
+export type InstallFactory = (ctx: Context) => { unload(): Promise<void> }
+
+/** What the harness or simulator supplies to a process: every source of time, ids, I/O and waiting. */
+export interface ProcessServices {
+  /** Time for session events and headers (virtual in a simulation). */
+  now(): number
+  /** Deterministic ids (`message-1`, …). */
+  newId(kind: string): string
+  /** Where contained failures are reported. */
+  warn(message: string, error?: unknown): void
+  /** A scheduling point the runtime may await at its own awaits (resolves at once outside a simulation). */
+  checkpoint(label: string): Promise<void>
+  /** The model every agent of the process calls. */
+  model: Model
+  /** The persisted sessions; it outlives the process (a restart boots a new one over the same disk). */
+  disk: Map<SessionId, PersistedSession>
+  /** Called before each persistence load with the load's signal: a simulator makes loads slow, fail or hang. */
+  beforeLoad?(id: SessionId, signal: AbortSignal | undefined): Promise<void>
+}
+
+/** One running process, as a harness or simulator drives and observes it. */
+export interface ProcessHandle {
+  /** The root context programs act through: `agents`, `sessions`, `on`, `effect`. */
+  readonly ctx: Context
+  /**
+   * Observe an event globally, before any other listener, for the whole life of the process —
+   * including its shutdown (an observer that is an effect of the root would be removed by it).
+   */
+  observe<K extends EventName>(name: K, listener: EventMap[K]): void
+  /** A named owner: a child plugin context whose fiber owns what is created through it. Created on first use. */
+  owner(name: string): { readonly ctx: Context; unload(): Promise<void> }
+  /** Unload the factory plugin (the factory owner of §2.6). */
+  unloadFactory(): Promise<void>
+  /** Unload the whole process (registry, store and factory together). */
+  shutdown(): Promise<void>
+  /** Release process-wide resources without unloading (the run is over). */
+  abandon(): void
+  /** Defaults merged into every create/resume's `agentOptions` (e.g. a provider/model route). */
+  readonly agentOptions?: AgentOptions
+  /** The kit's own root, when the process is the kit's (kit-level hooks use it). */
+  readonly root?: Root
+}
+
+/** Boots a process. A foreign runtime may need to await its plugins. */
+export type ProcessFactory = (services: ProcessServices) => ProcessHandle | Promise<ProcessHandle>
+
+/** The kit's own process: `createRoot` with in-memory persistence over the disk, and `install`'s factory. */
+export function kitProcess(install: InstallFactory, options: Pick<RootOptions, 'scopeCreated'> = {}): ProcessFactory {
+  return (services) => {
+    const root = createRoot({
+      now: services.now,
+      newId: services.newId,
+      warn: services.warn,
+      checkpoint: services.checkpoint,
+      model: services.model,
+      persistence: (ctx) => new InMemoryPersistence(ctx, services.disk, {
+        ...(services.beforeLoad ? { beforeLoad: services.beforeLoad } : {}),
+        // The disk sees every append until the process is dropped, shutdown's included.
+        subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },
+      }),
+      ...(options.scopeCreated ? { scopeCreated: options.scopeCreated } : {}),
+    })
+    const factory = install(root.ctx)
+    const owners = new Map<string, { ctx: Context; unload(): Promise<void> }>()
+    return {
+      ctx: root.ctx,
+      root,
+      observe: (name, listener) => { root.bus.add(name, listener as (...args: any[]) => unknown, undefined, { global: true, prepend: true }) },
+      owner: (name) => {
+        let owner = owners.get(name)
+        if (!owner) {
+          const scope = root.ctx.createScope(undefined, `owner:${name}`)
+          owner = { ctx: scope.ctx, unload: () => scope.dispose() }
+          owners.set(name, owner)
+        }
+        return owner
+      },
+      unloadFactory: () => factory.unload(),
+      shutdown: () => root.shutdown(),
+      abandon: () => root.abandon(),
+    }
+  }
+}
+
+/** Whether an agent is live in a process. */
+export function isLive(process: ProcessHandle, agent: Agent): boolean {
+  return process.ctx.agents.get(agent.id) === agent
+}
