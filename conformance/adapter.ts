@@ -6,7 +6,8 @@
  * @module
  */
 import type { AgentFactory, Context } from '../core/contract.js'
-import type { InstallFactory } from '../core/cases/harness.js'
+import type { InstallFactory, ProcessFactory, ProcessHandle, ProcessServices } from '../core/process.js'
+import { FOREIGN_PROCESS, kitProcess } from '../core/process.js'
 import { installReferenceFactory, ReferenceFactory } from '../core/factory/reference-factory.js'
 import type { ContextImpl } from '../core/scope/context.js'
 
@@ -34,14 +35,24 @@ export interface InstalledAdapter {
   unload(): Promise<void>
 }
 
-/** An adapter module's default export. */
+/**
+ * An adapter module's default export. A factory adapter gives `install` (its factory runs on the
+ * kit's own registry, store and scope); a process adapter gives `process` instead and boots a whole
+ * foreign runtime (its own registry, store and scope) over the services the simulator supplies.
+ */
 export interface Adapter {
   /** The implementation's name, e.g. `my-agent-loop`. */
   readonly name: string
   readonly version: string
   readonly supports?: Partial<Supports>
   /** Install a fresh, isolated factory into `world`; called once per run. */
-  install(world: AdapterWorld): InstalledAdapter
+  install?(world: AdapterWorld): InstalledAdapter
+  /**
+   * Boot a fresh, isolated process of a foreign runtime (called once per simulated process: a
+   * restart boots another over the same `services.disk`). Directed cases need the kit's own
+   * in-process harness and do not run for process adapters; every simulated program does.
+   */
+  process?(services: ProcessServices): ProcessHandle | Promise<ProcessHandle>
   /** One line saying which catalog entry a mutant reproduces (mutants only). */
   readonly reproduces?: string
 }
@@ -49,7 +60,15 @@ export interface Adapter {
 /** An adapter with every optional field filled in. */
 export interface NormalizedAdapter extends Adapter {
   readonly supports: Supports
+  /**
+   * The factory installer. For a process adapter it is marked with `FOREIGN_PROCESS`, so runs given
+   * it boot the foreign process (calling it directly throws).
+   */
   readonly installFactory: InstallFactory
+  /** A process adapter (a foreign runtime booted whole) rather than a factory on the kit's process. */
+  readonly foreign: boolean
+  /** How each simulated process is booted. */
+  readonly processFactory: ProcessFactory
 }
 
 /** An adapter failed validation; the message says what was wrong and how to fix it. */
@@ -64,17 +83,32 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
   const a = value as Record<string, unknown>
   if (typeof a.name !== 'string' || a.name.length === 0) throw new AdapterError(`${source}: "name" must be a non-empty string; ${hint}`)
   if (typeof a.version !== 'string') throw new AdapterError(`${source}: "version" must be a string; ${hint}`)
-  if (typeof a.install !== 'function') throw new AdapterError(`${source}: "install" must be a function (world) => { unload() }; ${hint}`)
+  if (typeof a.install !== 'function' && typeof a.process !== 'function') throw new AdapterError(`${source}: "install" must be a function (world) => { unload() } (or "process" for a foreign runtime); ${hint}`)
   if (a.supports !== undefined && (typeof a.supports !== 'object' || a.supports === null)) throw new AdapterError(`${source}: "supports" must be an object of booleans`)
   for (const [key, v] of Object.entries((a.supports ?? {}) as object)) {
     if (!(key in DEFAULT_SUPPORTS)) throw new AdapterError(`${source}: unknown supports key "${key}"; known: ${Object.keys(DEFAULT_SUPPORTS).join(', ')}`)
     if (typeof v !== 'boolean') throw new AdapterError(`${source}: supports.${key} must be a boolean`)
   }
   const adapter = value as Adapter
+  if (typeof adapter.install !== 'function') {
+    const boot = adapter.process!.bind(adapter)
+    const processFactory: ProcessFactory = async (services) => {
+      try {
+        return await boot(services)
+      } catch (error) {
+        throw new AdapterError(`${source}: process(services) threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      }
+    }
+    const installFactory: InstallFactory = Object.assign(() => {
+      throw new AdapterError(`${source}: a process adapter boots its own runtime; it cannot install a factory into the kit's process`)
+    }, { [FOREIGN_PROCESS]: processFactory })
+    return { ...adapter, supports: { ...DEFAULT_SUPPORTS, ...adapter.supports }, installFactory, processFactory, foreign: true }
+  }
+  const install = adapter.install.bind(adapter)
   const installFactory: InstallFactory = (ctx) => {
     let installed: InstalledAdapter
     try {
-      installed = adapter.install({ ctx })
+      installed = install({ ctx })
     } catch (error) {
       throw new AdapterError(`${source}: install(world) threw: ${error instanceof Error ? error.message : String(error)}; it must install a factory with ctx.agents.setFactory and return { unload }`, { cause: error })
     }
@@ -83,7 +117,7 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
     }
     return installed
   }
-  return { ...adapter, supports: { ...DEFAULT_SUPPORTS, ...adapter.supports }, installFactory }
+  return { ...adapter, supports: { ...DEFAULT_SUPPORTS, ...adapter.supports }, installFactory, processFactory: kitProcess(installFactory), foreign: false }
 }
 
 /**

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { caseTitle, DIRECTED_CASES } from '../core/cases/index.js'
 import type { DirectedCase } from '../core/cases/index.js'
+import type { InstallFactory } from '../core/process.js'
 import type { Program } from '../sim/program.js'
 import { runProgram } from '../sim/run.js'
 import type { RunResult } from '../sim/run.js'
@@ -127,14 +128,14 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
 }
 
-async function runCase(c: DirectedCase, adapter: NormalizedAdapter): Promise<string | undefined> {
+async function runCase(c: DirectedCase, install: InstallFactory): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`did not settle within ${CASE_TIMEOUT_MS} ms (a hang)`), CASE_TIMEOUT_MS)
     timer.unref()
   })
   try {
-    return await Promise.race([c.run(adapter.installFactory).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
+    return await Promise.race([c.run(install).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
   } finally {
     clearTimeout(timer)
   }
@@ -156,13 +157,14 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   // 1. Directed cases: the §9 properties as gated tests.
   const only = options.only?.map((o) => (typeof o === 'number' ? o : Number(/(\d+)\s*$/.exec(o)?.[1])))
   const wanted = (clause: number): boolean => !only || only.includes(clause)
-  const cases = DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !/resume|restart/i.test(c.title)))
+  // Directed cases run in the kit's in-process harness, so only for factory adapters.
+  const cases = adapter.foreign ? [] : DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !/resume|restart/i.test(c.title)))
   progress({ kind: 'phase', phase: 'directed cases', total: cases.length })
   let done = 0
   const stop = (): boolean => options.failFast === true && failures.size > 0
   for (const c of cases) {
     if (stop()) break
-    const error = await runCase(c, adapter)
+    const error = await runCase(c, adapter.installFactory)
     count(c.clause)
     const key = clauseKey(c.clause)
     if (error !== undefined && !failures.has(key)) {
@@ -177,7 +179,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const runAndCheck = async (program: Program, name: string, via: Failure['via'], k: number, allowDeadlock: boolean): Promise<void> => {
     const strategy = strategyFor(k, seed)
     strategy.beginRun()
-    const result = await runProgram(program, strategy, { install: adapter.installFactory })
+    const result = await runProgram(program, strategy, { process: adapter.processFactory })
     runs++
     for (const clause of CHECKED_CLAUSES) count(clause)
     const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
@@ -232,6 +234,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
  * not register a factory is reported as such, not as a hundred failing clauses.
  */
 async function probeInstall(adapter: NormalizedAdapter, source: string): Promise<void> {
+  if (adapter.foreign) return probeProcess(adapter, source)
   const root = createRoot({ warn: () => undefined })
   try {
     const installed = adapter.installFactory(root.ctx)
@@ -242,6 +245,25 @@ async function probeInstall(adapter: NormalizedAdapter, source: string): Promise
   } finally {
     await root.shutdown()
     root.abandon()
+  }
+}
+
+/** Boot a process adapter once outside the simulator and check it exposes the registries. */
+async function probeProcess(adapter: NormalizedAdapter, source: string): Promise<void> {
+  const handle = await adapter.processFactory({
+    now: () => 0, newId: (kind) => `${kind}-probe`, warn: () => undefined, checkpoint: () => Promise.resolve(),
+    model: { call: async () => ({ text: 'probe' }) }, disk: new Map(),
+  })
+  try {
+    if (typeof handle?.ctx?.agents?.create !== 'function' || typeof handle.ctx.sessions?.list !== 'function') {
+      throw new AdapterError(`${source}: process(services) must return a handle whose ctx exposes agents and sessions`)
+    }
+    for (const method of ['observe', 'owner', 'unloadFactory', 'shutdown', 'abandon'] as const) {
+      if (typeof handle[method] !== 'function') throw new AdapterError(`${source}: process(services) returned a handle without ${method}()`)
+    }
+    await handle.shutdown()
+  } finally {
+    handle?.abandon?.()
   }
 }
 

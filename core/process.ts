@@ -58,8 +58,19 @@ export interface ProcessHandle {
 /** Boots a process. A foreign runtime may need to await its plugins. */
 export type ProcessFactory = (services: ProcessServices) => ProcessHandle | Promise<ProcessHandle>
 
+/**
+ * Marks an `InstallFactory` that stands for a whole foreign process: every place that takes an
+ * installer (runs, campaigns, shrinking, replay) then boots that process instead of the kit's.
+ */
+export const FOREIGN_PROCESS: unique symbol = Symbol.for('dsh-lifecycle-kit.foreign-process')
+
+/** An installer standing for a foreign process (see {@link FOREIGN_PROCESS}). */
+export type ForeignInstall = InstallFactory & { readonly [FOREIGN_PROCESS]: ProcessFactory }
+
 /** The kit's own process: `createRoot` with in-memory persistence over the disk, and `install`'s factory. */
 export function kitProcess(install: InstallFactory, options: Pick<RootOptions, 'scopeCreated'> = {}): ProcessFactory {
+  const foreign = (install as Partial<ForeignInstall>)[FOREIGN_PROCESS]
+  if (foreign) return foreign
   return (services) => {
     const root = createRoot({
       now: services.now,
