@@ -23,7 +23,7 @@ export default referenceAdapter(
           agent.markTornDown()
           let clearDeferred = false
           try {
-            agent.cancel({ kind: 'disposed' })
+            agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
           } catch {
             clearDeferred = true
             agent.cancel({ kind: 'disposed' }, { keepInbox: true })

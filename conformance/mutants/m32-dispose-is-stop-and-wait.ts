@@ -26,7 +26,7 @@ export default referenceAdapter(
       tx.settleConstruction()
       if (!tx.controller.signal.aborted) {
         if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
-        else if (!this.active) tx.abort(new Error(ERRORS.loopInactive))
+        else if (!this.active || fiberDying(this.ctx.fiber)) tx.abort(new Error(ERRORS.loopInactive))
       }
       if (tx.controller.signal.aborted) {
         void this.teardown(tx, 'rollback')
