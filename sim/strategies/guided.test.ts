@@ -37,6 +37,9 @@ describe('guided replay', () => {
       expect(again.outcome.decisions.decisions).toEqual(original.outcome.decisions.decisions)
       expect(again.trail).toEqual(original.trail)
       expect(guided.steps.every((s) => s.followed)).toBe(true)
+      expect(again.outcome.decisions.strategy).toBe(`guided replay (${match}) of random seed=5 run=0`)
+      const chained = guidedReplay(again.outcome.decisions, { match: 'label' })
+      expect((await runOnce(chained)).outcome.decisions.strategy).toBe('guided replay (label) of random seed=5 run=0')
     }
   })
 

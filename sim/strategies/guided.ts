@@ -105,8 +105,10 @@ export function guidedReplay(log: DecisionLog, options: GuidedOptions = {}): Gui
     return best
   }
 
+  // A guided replay of a guided replay (as the shrinker chains them) names the original strategy once.
+  const base = log.strategy.replace(/^(guided replay \((label|position)\) of )+/, '')
   return {
-    name: `guided replay (${match}) of ${log.strategy}`,
+    name: `guided replay (${match}) of ${base}`,
     ...(log.seed === undefined ? {} : { seed: log.seed }),
     steps,
     beginRun() {
