@@ -81,6 +81,7 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
         { event: 'agent/disposed', action: { do: 'reject' }, times: 3 },
         { event: 'session/disposed', action: { do: 'throw' }, times: 3 },
         { event: 'agent/status', action: { do: 'throw' }, times: 4 },
+        { event: 'agent/session-start', action: { do: 'throw' }, times: 2 },
       ] },
     },
   },

@@ -17,7 +17,9 @@ const KNOWN_REJECTIONS = [
   /cannot create effect on inactive context/, /no agent factory registered/, /session persistence is not configured/,
   /invalid persisted inbox splice at session seq \d+/, /is not persisted/, /maxTokens must be a positive safe integer/,
   /not losslessly JSON-serializable/, /absolute path/, /signal "[^"]+" aborted by the program/,
-  /^(setup|commit) of .* (threw|rejected)/, /^persistence load of .* (failed|hung)/, /^listener:.* (threw|rejected)/, /^effect:.* (threw|rejected)/,
+  /^(setup|commit) of .* (threw|rejected)/, /^persistence load of .* (failed|hung)/,
+  // Only the veto edges may turn a listener's throw into the rejection (§1.9); session-start is contained.
+  /^listener:(session\/created|agent\/created) .* threw/, /^effect:.* (threw|rejected)/,
 ]
 
 function end(outcome: RunOutcome): { i: number; d: number } {

@@ -138,4 +138,25 @@ export const inboxCases: DirectedCase[] = [
       assert.equal(eventsOf(agent, 'user/message').length, 1)
     },
   },
+  {
+    group: 'AGENT-INBOX-COMMIT', clause: 122, title: 'the live inbox holds the logged snapshot, never the caller\'s message object (catalog M57)',
+    async run(install) {
+      const h = makeHarness(install)
+      const { agent } = await h.create('s1')
+      // A caller that keeps and later mutates the object it sent (not frozen: built by hand).
+      const mutable = { id: 'caller-1', role: 'user' as const, content: [{ type: 'text' as const, text: 'original' }], source: { kind: 'user' } }
+      agent.inject(mutable as unknown as UserMessage)
+      ;(mutable.content[0] as { text: string }).text = 'mutated'
+      const pending = agent.inbox.nextStep[0]!
+      assert.notEqual(pending, mutable as unknown, 'the inbox must hold its own snapshot')
+      assert.equal(pending.content[0]!.text, 'original')
+      assert.ok(Object.isFrozen(pending), 'the pending message is deep-frozen')
+      const splice = agent.session.events.find((e) => e.type === 'agent/inbox/spliced')!.data as unknown as InboxSplice
+      assert.deepEqual(pending, splice.inserted[0], 'memory equals the durable fact')
+      agent.followup(h.msg('go'))
+      await agent.whenIdle()
+      const sent = agent.session.events.filter((e) => e.type === 'user/message').map((e) => (e.data as unknown as UserMessage).content[0]!.text)
+      assert.deepEqual(sent, ['original', 'go'])
+    },
+  },
 ]

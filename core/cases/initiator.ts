@@ -132,4 +132,23 @@ export const initiatorCases: DirectedCase[] = [
       assert.deepEqual(turnEnds(resumed).at(-1), COMPLETED)
     },
   },
+  {
+    group: 'AGENT-INITIATOR-API', clause: 130, title: 'withInitiator reached through an agent\'s ctx returns the exact Promise object and sync value (catalog A2)',
+    async run(install) {
+      const h = makeHarness(install)
+      let checked = false
+      await h.create('s1', {
+        setup: (agentCtx) => {
+          const agent = agentCtx.agent!
+          const promise = Promise.resolve(7)
+          assert.equal(agentCtx.agents.withInitiator(agent, () => promise), promise, 'the exact Promise object')
+          const value = { v: 1 }
+          assert.equal(agentCtx.agents.withInitiator(agent, () => value), value, 'the exact sync value')
+          assert.equal(agentCtx.agents.withoutInitiator(() => promise), promise)
+          checked = true
+        },
+      })
+      assert.ok(checked)
+    },
+  },
 ]

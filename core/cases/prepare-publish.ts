@@ -186,4 +186,23 @@ export const preparePublishCases: DirectedCase[] = [
       assert.equal(h.ctx.agents.get('r1'), ok.agent)
     },
   },
+  {
+    group: GROUP, clause: 57, title: 'a create colliding only in the agent registry rejects already registered and leaves no orphan session (catalog M12)',
+    async run(install) {
+      const h = makeHarness(install)
+      // A custom agent registered directly, whose own session is not in the store.
+      const session = h.ctx.sessions.prepare('s1')
+      const custom = { id: 's1', session } as unknown as import('../contract.js').Agent
+      const unregister = h.ctx.agents.register(custom)
+      const before = h.ctx.sessions.list().length
+      await assert.rejects(h.create('s1'), /already (registered|exists)/)
+      assert.equal(h.ctx.sessions.list().length, before, 'the loser left a session in the store')
+      assert.equal(h.ctx.sessions.get('s1'), undefined)
+      assert.equal(h.ctx.agents.get('s1'), custom, 'the registered agent is untouched')
+      await unregister()
+      const { dispose } = await h.create('s1')
+      assert.equal(h.ctx.sessions.list().length, before + 1)
+      await dispose()
+    },
+  },
 ]

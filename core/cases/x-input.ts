@@ -213,4 +213,28 @@ export const xInputCases: DirectedCase[] = [
       assert.deepEqual(turnStarts(parent.agent), [1, 2], 'the parent is untouched')
     },
   },
+  {
+    group: GROUP, clause: 165, title: 'a pre-step reject drops only the claimed batch: queued prompts stay pending and run on the next wake (catalog M37)',
+    async run(install) {
+      const h = makeHarness(install)
+      const { agent } = await h.create('s1')
+      let rejected = false
+      h.ctx.on('agent/pre-step', (_payload, next) => {
+        if (rejected) return next()
+        rejected = true
+        return { kind: 'reject' }
+      })
+      agent.followup(h.msg('blocked'))
+      agent.inject(h.msg('queued step input'))
+      agent.send(h.msg('queued prompt'), 'next-turn', false)
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent).map((t) => t.reason), [{ kind: 'blocked' }])
+      assert.deepEqual(agent.inbox.nextTurn.map((m) => m.content[0]!.text), ['queued prompt'], 'a blocked admission must not cancel queued prompts')
+      assert.deepEqual(agent.inbox.nextStep.map((m) => m.content[0]!.text), ['queued step input'], 'a blocked admission must not cancel queued step input')
+      assert.equal(h.observed.filter((o) => o.name === 'agent/inbox/discarded').length, 0)
+      agent.followup(h.msg('wake'))
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent).map((t) => t.texts), [[], ['queued step input', 'queued prompt'], ['wake']])
+    },
+  },
 ]
