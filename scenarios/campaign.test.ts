@@ -108,6 +108,10 @@ describe('campaign', () => {
     expect(report.runs).toBeGreaterThan(1)
     expect(report.runs).toBeLessThan(1000)
     expect(report.goals!.missed).toEqual([])
+    // A failing schedule of the tree reruns by exploring the tree up to it.
+    const withSetup = defineScenario({ ...tiny, program: { v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1 } }] }] } })
+    const failing = await runCampaign({ adapter: m01, adapterModule: 'm01.js', scenario: withSetup, strategy: 'dfs', shrink: false })
+    expect(failing.failures[0]!.rerun).toBe('npx dsh-kit fuzz --adapter m01.js --scenario tiny-two-creates --strategy dfs --seed 0 --runs 1')
     await expect(runCampaign({ scenario: findScenario('same-id-two-creates'), strategy: 'dfs', shard: { index: 1, count: 2 } })).rejects.toThrow(CampaignError)
   })
 

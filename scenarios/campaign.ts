@@ -115,7 +115,10 @@ export interface CampaignFailure {
   readonly key: string
   /** The violation's message in the reported (shrunk) run. */
   readonly message: string
-  /** The run seed that found it, and the campaign's run count then (0-based). */
+  /**
+   * The run seed that found it (for a DFS over a scenario: the schedule's index in the tree), and
+   * the campaign's run count then (0-based).
+   */
   readonly runSeed: number
   readonly run: number
   /** The strategy of the run that found it. */
@@ -268,9 +271,12 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(runSeed === undefined ? {} : { runSeed }),
   })
 
+  // A DFS over a scenario reaches schedule r again by exploring the same tree up to it.
+  const dfsTree = scenario !== undefined && kind === 'dfs'
   const rerunCommand = (r: number): string => [
     'npx dsh-kit fuzz', ...(options.adapterModule ? [`--adapter ${options.adapterModule}`] : []),
-    ...(scenario ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`, `--seed ${r}`, '--runs 1',
+    ...(scenario ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`,
+    ...(dfsTree ? [`--seed ${seed}`, `--runs ${r + 1}`] : [`--seed ${r}`, '--runs 1']),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')
 
@@ -365,7 +371,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       seeds++
       const name = strategy.name
       const result = await runProgram(scenario.program, strategy, { install })
-      if (await afterRun(scenario.program, result, name, seed)) {
+      if (await afterRun(scenario.program, result, name, j)) {
         stoppedBy = 'failure'
         break
       }
