@@ -52,6 +52,8 @@ export interface CampaignResult {
   readonly violatingRuns: number
   /** Violating runs per clause (the reference factory should have none). */
   readonly violationCounts: Record<string, number>
+  /** The first violating run of each clause, with the command that reruns it. */
+  readonly failures: readonly { readonly key: string; readonly runSeed: number; readonly strategy: string; readonly message: string; readonly rerun: string }[]
   readonly outcomes: Record<string, number>
   readonly samples: readonly CampaignSample[]
   readonly maxRssMB: number
@@ -104,7 +106,9 @@ async function campaignChild(runs: number, every: number): Promise<CampaignResul
   }))
   if (samples.at(-1)!.runs !== t.value.runs) sample(t.value.runs)
   return {
-    runs: t.value.runs, wallMs: t.wallMs, cpuMs: t.cpuMs, violatingRuns: t.value.violatingRuns, violationCounts: t.value.violationCounts, outcomes: t.value.outcomes,
+    runs: t.value.runs, wallMs: t.wallMs, cpuMs: t.cpuMs, violatingRuns: t.value.violatingRuns, violationCounts: t.value.violationCounts,
+    failures: t.value.failures.map((f) => ({ key: f.key, runSeed: f.runSeed, strategy: f.strategy, message: f.message, rerun: f.rerun })),
+    outcomes: t.value.outcomes,
     samples, maxRssMB: process.resourceUsage().maxRSS / 1024,
   }
 }

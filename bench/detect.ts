@@ -9,7 +9,10 @@
  *    seeded random programs) with the most detections in a small screening (a few runs each of the
  *    kit's `random` strategy and of `fc.scheduler()`, seeds disjoint from the measurement), among
  *    candidates on which the reference factory shows no violation under the same screening. A mutant
- *    no screening run detects is listed as caught by directed cases only (or not caught).
+ *    with neither is listed as caught by directed cases only (or not caught). When detection on that
+ *    program does not depend on the schedule (every run of every strategy detects: no strategy can
+ *    do better), the candidate with the most screening detections among those where only some
+ *    runs detect is measured as well: that is where strategies differ.
  * 2. The measurement. For each strategy and each of `seeds` seeds, runs until the first detection,
  *    at most `cap` runs. Reported: the detection rate (detections / runs executed: the maximum
  *    likelihood estimate of the per-run probability under a capped geometric law) and the median
@@ -77,18 +80,28 @@ export interface StrategyResult {
   readonly median: number
 }
 
+/** One program's measurement: every strategy on it. */
+export interface Measurement {
+  readonly program: string
+  readonly programSource: 'regression' | 'directed' | 'scenario' | 'random'
+  /** The clause of the first violation seen (screening, or the regression file). */
+  readonly clause?: string
+  readonly results: readonly StrategyResult[]
+}
+
 /** One mutant's row. */
 export interface DetectRow {
   readonly mutant: string
   readonly catalog: string
   readonly caughtByDirected: boolean
-  /** The program measured, or undefined when no screening run detected the mutant. */
-  readonly program?: string
-  readonly programSource?: 'regression' | 'directed' | 'scenario' | 'random'
-  /** The clause of the first violation seen in screening. */
-  readonly clause?: string
+  /** The mutant's fixed program (its regression program, else the screening's best); absent when nothing detected it. */
+  readonly main?: Measurement
+  /**
+   * When detection on `main` does not depend on the schedule: the candidate program with the most
+   * screening detections among those where only some runs detect, if any.
+   */
+  readonly sensitive?: Measurement
   readonly screening: { readonly candidates: number; readonly runs: number }
-  readonly results: readonly StrategyResult[]
 }
 
 function allowed(candidate: Candidate, result: RunResult, program: Program): string | undefined {
@@ -138,7 +151,7 @@ async function firstDetection(name: StrategyName, seed: number, candidate: Candi
 }
 
 /** A mutant's saved regression program, if `scenarios/regressions/` has one. */
-export function regressionFor(mutant: MutantEntry, dir = join(process.cwd(), 'scenarios', 'regressions')): Candidate | undefined {
+export function regressionFor(mutant: MutantEntry, dir = join(process.cwd(), 'scenarios', 'regressions')): (Candidate & { clause?: string }) | undefined {
   if (!existsSync(dir)) return undefined
   const stem = mutant.file.replace(/\.ts$/, '')
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
@@ -152,7 +165,8 @@ export function regressionFor(mutant: MutantEntry, dir = join(process.cwd(), 'sc
     if (!names.some((n) => n.includes(stem) || n.includes(mutant.adapter.name))) continue
     try {
       const run = validateRunFile(value, file)
-      return { name: `regression ${file}`, program: run.program, allowDeadlock: false }
+      const clause = run.violations?.[0]?.clause
+      return { name: `regression ${file}`, program: run.program, allowDeadlock: false, ...(clause ? { clause } : {}) }
     } catch {
       continue
     }
@@ -196,42 +210,51 @@ export async function cleanCandidates(randomCount: number, screenRuns: number): 
   return clean
 }
 
+async function measure(candidate: Candidate, install: InstallFactory, options: { readonly seeds: number; readonly cap: number }): Promise<StrategyResult[]> {
+  const results: StrategyResult[] = []
+  for (const name of DETECT_STRATEGIES) {
+    const first: (number | null)[] = []
+    for (let seed = 1; seed <= options.seeds; seed++) first.push(await firstDetection(name, seed, candidate, install, options.cap))
+    const runs = first.reduce<number>((sum, f) => sum + (f ?? options.cap), 0)
+    const detections = first.filter((f) => f !== null).length
+    results.push({ strategy: name, firstDetection: first, runs, detections, rate: detections / runs, median: median(first.map((f) => f ?? Number.POSITIVE_INFINITY)) })
+  }
+  return results
+}
+
+/** Whether some strategy missed some run: detection depends on the schedule. */
+export function scheduleDependent(m: Measurement): boolean {
+  return m.results.some((r) => r.rate < 1)
+}
+
 /** Measure one mutant. */
 export async function detectMutant(mutant: MutantEntry, pool: ReturnType<typeof candidates>, options: Required<Pick<DetectOptions, 'seeds' | 'cap' | 'screenRuns'>>): Promise<DetectRow> {
   const install = normalizeAdapter(mutant.adapter, mutant.file).installFactory
   const base = { mutant: mutant.file.replace(/\.ts$/, ''), catalog: mutant.catalog, caughtByDirected: mutant.caughtByDirected !== false }
-  let chosen: (Candidate & { source: DetectRow['programSource'] }) | undefined = regressionFor(mutant) && { ...regressionFor(mutant)!, source: 'regression' }
-  let clause: string | undefined
-  let screened = 0
-  let screenRuns = 0
-  if (!chosen) {
-    let best = 0
-    for (const c of pool) {
-      const s = await screen(c, install, options.screenRuns)
-      screened++
-      screenRuns += 2 * options.screenRuns
-      if (s.detections > best) {
-        best = s.detections
-        chosen = c
-        clause = s.clause
-        if (best === 2 * options.screenRuns) break
-      }
-    }
+  // Screen every candidate: the best one, and the best one whose detection depends on the schedule.
+  const full = 2 * options.screenRuns
+  type Screened = { c: (typeof pool)[number]; detections: number; clause?: string }
+  let best: Screened | undefined
+  let sensitive: Screened | undefined
+  for (const c of pool) {
+    const s = await screen(c, install, options.screenRuns)
+    if (s.detections > (best?.detections ?? 0)) best = { c, ...s }
+    if (s.detections > 0 && s.detections < full && s.detections > (sensitive?.detections ?? 0)) sensitive = { c, ...s }
   }
-  if (!chosen) return { ...base, screening: { candidates: screened, runs: screenRuns }, results: [] }
-  const results: StrategyResult[] = []
-  for (const name of DETECT_STRATEGIES) {
-    const first: (number | null)[] = []
-    for (let seed = 1; seed <= options.seeds; seed++) first.push(await firstDetection(name, seed, chosen, install, options.cap))
-    const runs = first.reduce<number>((sum, f) => sum + (f ?? options.cap), 0)
-    const detections = first.filter((f) => f !== null).length
-    const sorted = first.map((f) => f ?? Number.POSITIVE_INFINITY)
-    results.push({ strategy: name, firstDetection: first, runs, detections, rate: detections / runs, median: median(sorted) })
+  const screening = { candidates: pool.length, runs: pool.length * full }
+  const regression = regressionFor(mutant)
+  const mainCandidate = regression ? { ...regression, source: 'regression' as const } : best ? { ...best.c, ...(best.clause ? { clause: best.clause } : {}) } : undefined
+  if (!mainCandidate) return { ...base, screening }
+  const main: Measurement = {
+    program: mainCandidate.name, programSource: mainCandidate.source, ...(mainCandidate.clause ? { clause: mainCandidate.clause } : {}),
+    results: await measure(mainCandidate, install, options),
   }
-  return {
-    ...base, program: chosen.name, programSource: chosen.source, ...(clause ? { clause } : {}),
-    screening: { candidates: screened, runs: screenRuns }, results,
+  if (scheduleDependent(main) || !sensitive || sensitive.c.name === main.program) return { ...base, main, screening }
+  const second: Measurement = {
+    program: sensitive.c.name, programSource: sensitive.c.source, ...(sensitive.clause ? { clause: sensitive.clause } : {}),
+    results: await measure(sensitive.c, install, options),
   }
+  return { ...base, main, sensitive: second, screening }
 }
 
 /** Run the detection benchmark in this process. */
@@ -246,7 +269,7 @@ export async function benchDetect(options: DetectOptions = {}): Promise<DetectRo
   for (const m of mutants) {
     const started = performance.now()
     rows.push(await detectMutant(m, pool, opts))
-    process.stderr.write(`detect: ${m.file} ${rows.at(-1)!.program ?? '(not detected)'} ${Math.round(performance.now() - started)} ms\n`)
+    process.stderr.write(`detect: ${m.file} ${rows.at(-1)!.main?.program ?? '(not detected)'} ${Math.round(performance.now() - started)} ms\n`)
   }
   return rows
 }
@@ -263,9 +286,12 @@ export async function benchDetectParallel(options: DetectOptions & { readonly jo
   ]
   const outputs = await Promise.all(Array.from({ length: jobs }, (_, i) => node([benchModule('detect'), '--shard', `${i}/${jobs}`, '--json', ...flags])))
   // JSON has no Infinity: a median past the cap travels as null.
-  const rows = outputs.flatMap((o) => JSON.parse(o) as DetectRow[]).map((row) => ({
-    ...row, results: row.results.map((r) => ({ ...r, median: r.median ?? Number.POSITIVE_INFINITY })),
-  }))
+  const revive = (m: Measurement | undefined): Measurement | undefined => m && { ...m, results: m.results.map((r) => ({ ...r, median: r.median ?? Number.POSITIVE_INFINITY })) }
+  const rows = outputs.flatMap((o) => JSON.parse(o) as DetectRow[]).map((row) => {
+    const main = revive(row.main)
+    const sensitive = revive(row.sensitive)
+    return { ...row, ...(main ? { main } : {}), ...(sensitive ? { sensitive } : {}) }
+  })
   const order = new Map(MUTANTS.map((m, i) => [m.file.replace(/\.ts$/, ''), i]))
   return rows.sort((a, b) => order.get(a.mutant)! - order.get(b.mutant)!)
 }
@@ -274,44 +300,58 @@ function med(n: number, cap: number): string {
   return Number.isFinite(n) ? fmt(n, Number.isInteger(n) ? 0 : 1) : `>${cap}`
 }
 
-/** The best kit strategy of a row: highest detection rate (ties: lowest median, then table order). */
-export function bestKit(row: DetectRow): StrategyResult | undefined {
-  const kit = row.results.filter((r) => r.strategy !== 'fc.scheduler()')
+/** The best kit strategy of a measurement: highest detection rate (ties: lowest median, then table order). */
+export function bestKit(m: Measurement): StrategyResult | undefined {
+  const kit = m.results.filter((r) => r.strategy !== 'fc.scheduler()')
   return [...kit].sort((a, b) => b.rate - a.rate || a.median - b.median)[0]
 }
 
 /**
- * Ratio of the baseline's runs-to-detect to our best strategy's, from detection rates (the expected
- * runs to detect are 1/rate): how many times fewer runs our best needs.
+ * How many times fewer runs our best strategy needs than the baseline, from detection rates (the
+ * expected runs to detect are 1/rate).
  */
-export function speedup(row: DetectRow): number {
-  const best = bestKit(row)
-  const fcr = row.results.find((r) => r.strategy === 'fc.scheduler()')
+export function speedup(m: Measurement): number {
+  const best = bestKit(m)
+  const fcr = m.results.find((r) => r.strategy === 'fc.scheduler()')
   if (!best || !fcr) return Number.NaN
   if (best.rate === 0) return fcr.rate === 0 ? Number.NaN : 0
   if (fcr.rate === 0) return Number.POSITIVE_INFINITY
   return best.rate / fcr.rate
 }
 
-/** The detection table as markdown, plus the list of mutants no simulated run detected. */
-export function detectTable(rows: readonly DetectRow[], cap: number): string {
-  const measured = rows.filter((r) => r.results.length > 0)
-  const cell = (row: DetectRow, s: StrategyName): string => {
-    const r = row.results.find((x) => x.strategy === s)!
+/** The measurements whose detection depends on the schedule: the ordering mutants' evidence. */
+export function orderingMeasurements(rows: readonly DetectRow[]): { readonly row: DetectRow; readonly m: Measurement }[] {
+  return rows.flatMap((row) => {
+    if (row.main && scheduleDependent(row.main)) return [{ row, m: row.main }]
+    if (row.sensitive) return [{ row, m: row.sensitive }]
+    return []
+  })
+}
+
+function measurementTable(items: readonly { readonly row: DetectRow; readonly m: Measurement }[], cap: number): string {
+  const cell = (m: Measurement, s: StrategyName): string => {
+    const r = m.results.find((x) => x.strategy === s)!
     return `${fmt(r.rate * 100, r.rate >= 0.1 ? 0 : 1)}% / ${med(r.median, cap)}`
   }
   const header = ['mutant', 'program', 'clause', ...DETECT_STRATEGIES.map((s) => `${s} rate / median`), 'best kit', 'best ÷ fc (rate)']
-  const body = measured.map((row) => {
-    const best = bestKit(row)!
-    const x = speedup(row)
+  const body = items.map(({ row, m }) => {
+    const x = speedup(m)
     return [
-      `${row.catalog} ${row.mutant}`, row.program!, row.clause ?? '', ...DETECT_STRATEGIES.map((s) => cell(row, s)), best.strategy,
+      `${row.catalog} ${row.mutant}`, m.program, m.clause ?? '', ...DETECT_STRATEGIES.map((s) => cell(m, s)), bestKit(m)!.strategy,
       Number.isFinite(x) ? `${fmt(x, x < 10 ? 2 : 0)}×` : x === Number.POSITIVE_INFINITY ? '∞ (fc none)' : 'n/a',
     ]
   })
-  const missed = rows.filter((r) => r.results.length === 0)
-  const list = missed.length === 0 ? '' : `\n\nNot detected by any screening run (${missed[0]!.screening.candidates} candidate programs × ${missed[0]!.screening.runs / Math.max(1, missed[0]!.screening.candidates)} runs):\n\n${missed.map((r) => `- ${r.catalog} ${r.mutant}: ${r.caughtByDirected ? 'caught by directed cases only' : 'caught by neither (kept with `caughtByDirected: false`)'}`).join('\n')}`
-  return table(header, body) + list
+  return table(header, body)
+}
+
+/** The detection tables as markdown: fixed programs, schedule-sensitive programs, and the mutants no simulated run detected. */
+export function detectTable(rows: readonly DetectRow[], cap: number): string {
+  const main = measurementTable(rows.filter((r) => r.main).map((row) => ({ row, m: row.main! })), cap)
+  const sensitive = rows.filter((r) => r.sensitive)
+  const second = sensitive.length === 0 ? '' : `\n\nSchedule-sensitive programs: for the mutants above whose detection on their fixed program does not depend on the schedule, the candidate program with the most screening detections among those where only some runs detect:\n\n${measurementTable(sensitive.map((row) => ({ row, m: row.sensitive! })), cap)}`
+  const missed = rows.filter((r) => !r.main)
+  const list = missed.length === 0 ? '' : `\n\nNot detected by any screening run (${missed[0]!.screening.candidates} candidate programs × ${missed[0]!.screening.runs / Math.max(1, missed[0]!.screening.candidates)} runs) and without a regression program:\n\n${missed.map((r) => `- ${r.catalog} ${r.mutant}: ${r.caughtByDirected ? 'caught by directed cases only' : 'caught by neither (kept with \`caughtByDirected: false\`)'}`).join('\n')}`
+  return main + second + list
 }
 
 if (isMain(import.meta.url)) {

@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url'
 import { benchCampaign, benchCertify, campaignGrowth, campaignTable, certifyTable } from './certify.js'
 import type { CampaignResult, CertifySample } from './certify.js'
 import { fmt, median, table } from './common.js'
-import { bestKit, benchDetect, benchDetectParallel, DETECT_STRATEGIES, detectTable, speedup } from './detect.js'
-import type { DetectOptions, DetectRow } from './detect.js'
+import { bestKit, benchDetectParallel, detectTable, orderingMeasurements, scheduleDependent, speedup } from './detect.js'
+import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
 import { benchEngine, benchScheduler, schedulerTable } from './scheduler.js'
@@ -27,8 +27,8 @@ const smoke = process.argv.includes('--smoke')
 const RESULTS = fileURLToPath(new URL(smoke ? '../../bench/RESULTS.smoke.md' : '../../bench/RESULTS.md', import.meta.url))
 
 const CONFIG = smoke
-  ? { schedulerReps: 2, schedulerScale: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2 }
-  : { schedulerReps: 5, schedulerScale: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6 }
+  ? { schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2 }
+  : { schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6 }
 
 function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
@@ -37,8 +37,9 @@ function log(message: string): void {
 function gitCommit(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== ''
-    return dirty ? `${head} (with uncommitted changes)` : head
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).split('\n').filter(Boolean).map((l) => l.slice(3))
+    if (dirty.length === 0) return head
+    return `${head} (uncommitted changes in ${dirty.slice(0, 6).join(', ')}${dirty.length > 6 ? `, … ${dirty.length} files` : ''})`
   } catch {
     return 'unknown'
   }
@@ -59,14 +60,10 @@ function load(): string {
   return loadavg().map((x) => x.toFixed(2)).join(' / ')
 }
 
-/** Ordering mutants: detection depends on the schedule on the measured program (some strategy misses some runs). */
-function orderingRows(rows: readonly DetectRow[]): DetectRow[] {
-  return rows.filter((r) => r.results.length > 0 && r.results.some((x) => x.rate < 1))
-}
-
-function medianRatio(row: DetectRow, cap: number): { text: string; value: number } {
-  const best = bestKit(row)!
-  const base = row.results.find((x) => x.strategy === 'fc.scheduler()')!
+function medianRatio(m: Measurement, cap: number): { text: string; value: number } {
+  const best = bestKit(m)!
+  const base = m.results.find((x) => x.strategy === 'fc.scheduler()')!
+  if (!Number.isFinite(best.median)) return { text: `n/a (best kit median >${cap})`, value: Number.NaN }
   if (!Number.isFinite(base.median)) return { text: `≥ ${fmt(cap / best.median, 1)}× (fc median >${cap})`, value: cap / best.median }
   const v = base.median / best.median
   return { text: `${fmt(v, 2)}×`, value: v }
@@ -75,8 +72,8 @@ function medianRatio(row: DetectRow, cap: number): { text: string; value: number
 function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const ratios = world.map((r) => `${r.program}: ${fmt(r.ratio, 2)}× wall, ${fmt(r.cpuRatio, 2)}× CPU`).join('; ')
-  const ordering = orderingRows(rows)
-  const ord = ordering.map((r) => `${r.catalog}: ${medianRatio(r, cap).text} (median), ${fmt(speedup(r), 2)}× (rate)`).join('; ')
+  const ordering = orderingMeasurements(rows)
+  const ord = ordering.map(({ row, m }) => `${row.catalog} on ${m.program}: ${medianRatio(m, cap).text} (median), ${fmt(speedup(m), 2)}× (rate)`).join('; ')
   const quick = certs.filter((c) => c.profile === 'quick')
   const thorough = certs.filter((c) => c.profile === 'thorough')
   const q = median(quick.map((c) => c.wallMs)) / 1000
@@ -87,7 +84,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
   const flat = Math.abs(g.growthMB) < 5
   return table(['goal', 'target', 'measured', 'met'], [
     ['scheduler throughput', 'decisions/s ≥ 3× fc.scheduler() on the same program', ratios || 'n/a', world.every((r) => r.ratio >= 3) ? 'yes' : 'no'],
-    ['bug finding', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every((r) => medianRatio(r, cap).value >= 10) ? 'yes' : 'no'],
+    ['bug finding', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
@@ -101,8 +98,8 @@ async function main(): Promise<void> {
   log(`machine load ${startLoad}; results go to ${RESULTS}`)
 
   log('1/5 scheduler throughput (kit vs fc.scheduler(), same world)')
-  const sched = await benchScheduler({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale })
-  sched.push(...await benchEngine({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale }))
+  const sched = await benchScheduler({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds })
+  sched.push(...await benchEngine({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds }))
   const t1 = performance.now()
 
   log('2/5 certify quick and thorough, each in a fresh process')
@@ -118,18 +115,18 @@ async function main(): Promise<void> {
   // The campaign takes one core; detection gets the rest.
   const jobs = Math.max(1, cpus().length - 1)
   const [rows, campaign] = await Promise.all([
-    jobs === 1 ? benchDetectParallel({ ...detectOptions, jobs: 1 }) : benchDetectParallel({ ...detectOptions, jobs }),
+    benchDetectParallel({ ...detectOptions, jobs }),
     benchCampaign(CONFIG.campaignRuns, CONFIG.campaignEvery),
   ])
   const t4 = performance.now()
   const endLoad = load()
-  void benchDetect
 
   const minutes = (ms: number): string => `${fmt(ms / 60_000, 1)} min`
   const g = campaignGrowth(campaign)
-  const measured = rows.filter((r) => r.results.length > 0)
-  const ordering = orderingRows(rows)
-  const directedOnly = rows.filter((r) => r.results.length === 0)
+  const measured = rows.filter((r) => r.main)
+  const ordering = orderingMeasurements(rows)
+  const unmeasured = rows.filter((r) => !r.main)
+  const regressions = measured.filter((r) => r.main!.programSource === 'regression').length
   const out = `# Benchmarks
 
 ${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t4 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, detection ∥ campaign ${minutes(t4 - t3)})
@@ -143,7 +140,7 @@ ${machine()}
 
 - Everything: \`npm run bench\` (= \`npm run build --silent && node dist/bench/run.js\`), which writes this file.
 - Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\` (after \`npm run build\`).
-- Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side (after one warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}.
+- Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}.
 
 ## 1. Scheduler throughput: the kit's scheduler vs \`fc.scheduler()\` on the same world
 
@@ -155,11 +152,11 @@ The two "engine only" rows (formerly \`bench/scheduler-engine.bench.ts\`) run 3 
 
 ## 2. Bug detection: runs to the first detection, per strategy
 
-Oracle: \`checkRun\` (every checker) on the run's trace; a deadlock counts only where the program does not expect one. Each cell: detection rate (detections ÷ runs executed, the per-run probability's maximum-likelihood estimate when every seed runs until its first detection or the cap) / median runs to the first detection over ${CONFIG.seeds} seeds (\`>${CONFIG.cap}\`: more than half the seeds never detected within ${CONFIG.cap} runs). "best ÷ fc" is the best kit strategy's rate over the baseline's (how many times fewer runs it needs on average). Program: the mutant's regression trace in \`scenarios/regressions/\` if any, else the candidate program (directed programs, named scenarios, seeded random programs; the reference factory must pass all of them) with the most detections in screening (see \`bench/detect.ts\`).
+Oracle: \`checkRun\` (every checker) on the run's trace; a deadlock counts only where the program does not expect one. Each cell: detection rate (detections ÷ runs executed, the per-run probability's maximum-likelihood estimate when every seed runs until its first detection or the cap) / median runs to the first detection over ${CONFIG.seeds} seeds (\`>${CONFIG.cap}\`: more than half the seeds never detected within ${CONFIG.cap} runs). "best ÷ fc" is the best kit strategy's rate over the baseline's (how many times fewer runs it needs on average). Fixed program: the mutant's saved (shrunk) regression program in \`scenarios/regressions/\` if any, else the candidate program (directed programs, named scenarios, seeded random programs; the reference factory must pass all of them) with the most detections in screening (see \`bench/detect.ts\`). Where every run detects on the fixed program, a schedule-sensitive candidate is measured too (second table).
 
 ${detectTable(rows, CONFIG.cap)}
 
-Measured: ${measured.length} of ${rows.length} mutants. Ordering mutants (detection depends on the schedule on the measured program): ${ordering.length ? ordering.map((r) => `${r.catalog}`).join(', ') : 'none'}. The others are detected by every run of every strategy on their program: the program alone exposes them, and no strategy can do better than one run.
+Measured: ${measured.length} of ${rows.length} mutants (${regressions} on their regression program). Ordering mutants (detection depends on the schedule, on the fixed program or on a schedule-sensitive one): ${ordering.length ? ordering.map(({ row }) => row.catalog).join(', ') : 'none'}. A mutant detected by every run of every strategy on its program is exposed by the program alone: no strategy can do better than one run there.
 
 ## 3. Certify and campaign memory
 
@@ -172,7 +169,11 @@ A ${fmt(campaign.runs)}-run fuzz campaign (\`runCampaign\` of \`scenarios/campai
 ${campaignTable(campaign)}
 
 Growth from the first sample to the last: ${fmt(g.growthMB, 2)} MB; least-squares slope ${fmt(g.slopeMBPer10k, 3)} MB per 10,000 runs.
+${campaign.failures.length === 0 ? '' : `
+The campaign's checkers flagged runs of the **reference factory** (not a benchmark failure, a finding for the owners of the core and the checkers; each line reruns the first such run):
 
+${campaign.failures.map((f) => `- ${f.key} (run seed ${f.runSeed}, ${f.strategy}): ${f.message.slice(0, 220)}${f.message.length > 220 ? '…' : ''} — \`${f.rerun}\``).join('\n')}
+`}
 ## 4. Where the kit's scheduler path spends its time
 
 \`${profile.command}\` (the three world programs, kit side only): self time by area, then the top functions (${fmt(profile.totalMs)} ms sampled).
@@ -185,7 +186,7 @@ ${goals(sched, rows, certs, campaign, CONFIG.cap)}
 
 ## Reading the gaps
 
-${gapNotes(sched, profile, rows, directedOnly.length)}
+${gapNotes(sched, profile, rows, unmeasured)}
 `
   writeFileSync(RESULTS, out)
   log(`wrote ${RESULTS} (${minutes(performance.now() - t0)})`)
@@ -196,7 +197,7 @@ function share(profile: ProfileSummary, area: string): string {
   return a ? `${fmt(a.share * 100, 0)}%` : '0%'
 }
 
-function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows: readonly DetectRow[], directedOnly: number): string {
+function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows: readonly DetectRow[], unmeasured: readonly DetectRow[]): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const engine = sched.filter((r) => r.program.startsWith('engine only'))
   const lines: string[] = []
@@ -204,7 +205,13 @@ function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows:
     `Engine only (no world), the kit runs at ${engine.map((r) => `${fmt(r.ratio, 2)}× (${fmt(r.cpuRatio, 2)}× by CPU time) on ${r.program.replace('engine only: ', '')}`).join(' and ')}: ${engine.map((r) => `${fmt(r.kit.usPerDecision, 1)} µs vs ${fmt(r.fc.usPerDecision, 1)} µs per decision`).join(', ')}. fast-check settles with up to 50 microtask ticks before each pick (a heuristic: work deeper than 50 ticks is not waited for); the kit takes one real macrotask turn, which is what guarantees every microtask has run, and pays fixed costs per run that fast-check does not.`)
   lines.push(`- **The kit's fixed per-run cost** is dominated by the virtual clock: installing and removing \`@sinonjs/fake-timers\` (${share(profile, 'virtual clock')} of self time here, plus part of the GC: every install builds a new fake \`Date\` class, \`Intl\` and \`performance\` object). What would close the gap on short runs: keep one fake clock installed across the runs of one exploration and reset it between runs (\`clock.reset()\` plus a check that no timer is left), instead of install/uninstall per run, and fake \`performance.now\` alone rather than copying the whole \`performance\` object. Both change a design rule (the clock is installed for a run and removed after it), so they are proposed here, not made.`)
   lines.push(`- **Per-decision cost** of the kit is the macrotask turn (a sound settle: it cannot be replaced by a bounded microtask drain without fast-check's blind spot), the \`async_hooks\` init hook on every promise (${share(profile, 'async_hooks')} here) and GC. On a loaded machine the turn also costs wall time, since each turn enters the event loop's poll phase, where the OS may switch to another process; fast-check's pure-microtask loop does not: compare the wall and CPU columns.`)
-  lines.push(`- **Bug finding.** ${rows.filter((r) => r.results.length > 0 && r.results.every((x) => x.rate === 1)).length} measured mutants are exposed by every run of every strategy on their program (the screening picks the program that detects most): for them the strategy cannot matter. Where detection depends on the schedule, the measured advantage of the best kit strategy over fast-check's uniform pick is shown in the goals table; it stays far from 10× because these programs are small (few actors, tens of decisions), where uniform random already reaches a racy interleaving often, and PCT's guarantee (1 / (n·k^(d−1)) per run) only beats uniform random when runs are long and the bug needs a specific deep ordering. Closing it needs longer programs aimed at each ordering bug (more actors and steps, so that uniform random rarely hits the window), or a saved regression program per mutant to measure on. ${directedOnly} mutants are not detected by any simulated run at all: they are caught by directed cases only, and the trace checkers or the program generator miss what they break; those are the first gap to close for the simulated suite.`)
+  const ordering = orderingMeasurements(rows)
+  const best = ordering.map(({ row, m }) => ({ row, x: speedup(m) })).sort((a, b) => b.x - a.x)[0]
+  const directedOnly = unmeasured.filter((r) => r.caughtByDirected).length
+  lines.push(`- **Bug finding.** ${rows.filter((r) => r.main && !scheduleDependent(r.main)).length} of ${rows.filter((r) => r.main).length} measured mutants are exposed by every run of every strategy on their fixed program (a shrunk regression program, or the screening's best): there the strategy cannot matter, which is why schedule-sensitive programs are measured too. ` +
+    (best ? `Where detection depends on the schedule (${ordering.length} mutants), the best kit strategy needs at most ${fmt(best.x, 2)}× fewer runs than fast-check's uniform pick (${best.row.catalog}, by detection rate). ` : 'No measured mutant has a schedule-dependent detection on its program. ') +
+    `The programs are small (a few actors, tens of decisions), where uniform random reaches a racy interleaving often, and PCT's bound (1 / (n·k^(d−1)) per run) beats uniform random only when runs are long and the bug needs a specific deep ordering. Closing the gap needs programs aimed at each ordering bug that are long enough for uniform random to miss the window (more actors, more steps), measured on the saved regression program of each mutant. ` +
+    `${unmeasured.length} mutants are detected by no simulated run at all (${directedOnly === unmeasured.length ? 'all caught by directed cases' : `${directedOnly} caught by directed cases, ${unmeasured.length - directedOnly} by nothing yet`}): the trace checkers or the generated programs miss what they break, the first gap to close in the simulated suite.`)
   lines.push(`- **Changes made in sim/ for speed** (tests and cross-process determinism unchanged; the trace hashes of 300 random programs and 16 directed programs × 10 seeds are identical before and after): (1) \`VirtualClock\` builds fake-timers' API with \`withGlobal(globalThis)\` once and reuses it while the real globals are unchanged, instead of once per run (about a fifth of a 1-create run); (2) \`TraceRecorder.add\` numbers the entry in place instead of copying it with a spread (same key order, same JSON and hash); (3) \`RunResult.hash\` is computed on first read: hashing serialises the whole trace, and certify and campaigns never read it for passing runs. Plus one injection point: \`runProgramWith(program, driver)\` with a \`RunDriver\` (a \`SchedulerPort\` that can also run the loop), which \`runProgram\` now calls with the kit's \`Scheduler\`.`)
   return lines.join('\n')
 }

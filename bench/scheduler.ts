@@ -5,7 +5,8 @@
  * The programs: 1, 4 and 16 actors, each creating its own session with a 2-step async setup, as
  * plain `Program` JSON run with `runProgram` (kit) or `runProgramWith` + `FastCheckDriver`
  * (baseline). Both sides build the same world, run the reference factory, record the same trace.
- * Batches of runs alternate kit / fast-check; each figure is the median over the batches.
+ * Batches of runs alternate kit / fast-check, sized from a discarded warm-up batch to about a second
+ * each; each figure is the median over the batches.
  *
  * A second table isolates the schedulers from the world (folded in from the former
  * `scheduler-engine.bench.ts`): 3 actors of 10 or 300 bare scheduling points, no world, no factory.
@@ -89,6 +90,7 @@ export interface SchedulerRow {
   /** kit / fc, decisions per CPU second. */
   readonly cpuRatio: number
   readonly batches: number
+  readonly runsPerBatch: number
 }
 
 /** Medians over batches. */
@@ -115,8 +117,10 @@ export interface SchedulerBenchOptions {
   readonly reps?: number
   readonly only?: 'kit' | 'fc'
   readonly actors?: readonly number[]
-  /** Scale the batch sizes (e.g. 0.1 for a smoke run). */
+  /** Scale the warm-up batch sizes (e.g. 0.1 for a smoke run). */
   readonly scale?: number
+  /** Target wall time of one measured batch, seconds (default 1). */
+  readonly batchSeconds?: number
 }
 
 /** Run the scheduler benchmark; one row per program. */
@@ -126,37 +130,53 @@ export async function benchScheduler(options: SchedulerBenchOptions = {}): Promi
   const rows: SchedulerRow[] = []
   for (const size of SIZES.filter((s) => !options.actors || options.actors.includes(s.actors))) {
     const program = concurrentCreates(size.actors)
-    const runs = Math.max(1, Math.round(size.batch * (options.scale ?? 1)))
-    const kit: Batch[] = []
-    const base: Batch[] = []
-    for (let rep = -1; rep < reps; rep++) {
-      // Rep -1 warms both paths up (JIT) and is discarded.
-      const k = options.only === 'fc' ? undefined : await kitBatch(program, runs, 1000 * (rep + 1))
-      const f = options.only === 'kit' ? undefined : await fcBatch(program, runs, 1000 * (rep + 1))
-      if (rep >= 0 && k) kit.push(k)
-      if (rep >= 0 && f) base.push(f)
+    const measure = {
+      kit: options.only === 'fc' ? undefined : (runs: number, seed: number) => kitBatch(program, runs, seed),
+      fc: options.only === 'kit' ? undefined : (runs: number, seed: number) => fcBatch(program, runs, seed),
     }
-    const kr = rates(kit)
-    const fr = rates(base)
-    rows.push({
-      program: program.name!,
-      decisionsPerRun: { kit: kit.length ? kit[0]!.decisions / kit[0]!.runs : Number.NaN, fc: base.length ? base[0]!.decisions / base[0]!.runs : Number.NaN },
-      kit: kr,
-      fc: fr,
-      ratio: kr.decisionsPerSec / fr.decisionsPerSec,
-      cpuRatio: kr.decisionsPerCpuSec / fr.decisionsPerCpuSec,
-      batches: reps,
-    })
+    rows.push(await compare(program.name!, measure, Math.max(1, Math.round(size.batch * (options.scale ?? 1))), reps, options.batchSeconds ?? 1))
   }
   return rows
+}
+
+type Measure = ((runs: number, seed: number) => Promise<Batch>) | undefined
+
+/**
+ * Alternate kit and fast-check batches. The warm-up batch (`warmRuns` runs, discarded) also sizes
+ * the measured batches to about `batchSeconds` of wall time for the slower side, so a fast machine
+ * does not time 0.1 s batches and a loaded one does not spend minutes.
+ */
+async function compare(name: string, measure: { kit: Measure; fc: Measure }, warmRuns: number, reps: number, batchSeconds: number): Promise<SchedulerRow> {
+  const warmKit = measure.kit ? await measure.kit(warmRuns, 0) : undefined
+  const warmFc = measure.fc ? await measure.fc(warmRuns, 0) : undefined
+  const perRunMs = Math.max(warmKit ? warmKit.wallMs / warmKit.runs : 0, warmFc ? warmFc.wallMs / warmFc.runs : 0)
+  const runs = Math.min(100_000, Math.max(5, Math.round((batchSeconds * 1000) / Math.max(perRunMs, 1e-3))))
+  const kit: Batch[] = []
+  const base: Batch[] = []
+  for (let rep = 0; rep < reps; rep++) {
+    if (measure.kit) kit.push(await measure.kit(runs, 1000 * (rep + 1)))
+    if (measure.fc) base.push(await measure.fc(runs, 1000 * (rep + 1)))
+  }
+  const kr = rates(kit)
+  const fr = rates(base)
+  return {
+    program: name,
+    decisionsPerRun: { kit: kit.length ? kit[0]!.decisions / kit[0]!.runs : Number.NaN, fc: base.length ? base[0]!.decisions / base[0]!.runs : Number.NaN },
+    kit: kr,
+    fc: fr,
+    ratio: kr.decisionsPerSec / fr.decisionsPerSec,
+    cpuRatio: kr.decisionsPerCpuSec / fr.decisionsPerCpuSec,
+    batches: reps,
+    runsPerBatch: runs,
+  }
 }
 
 /** The scheduler table as markdown. */
 export function schedulerTable(rows: readonly SchedulerRow[]): string {
   return table(
-    ['program', 'decisions/run (kit / fc)', 'kit decisions/s', 'kit runs/s', 'fc decisions/s', 'fc runs/s', 'kit/fc (wall)', 'kit/fc (CPU)', 'kit µs/decision', 'fc µs/decision'],
+    ['program', 'runs/batch', 'decisions/run (kit / fc)', 'kit decisions/s', 'kit runs/s', 'fc decisions/s', 'fc runs/s', 'kit/fc (wall)', 'kit/fc (CPU)', 'kit µs/decision', 'fc µs/decision'],
     rows.map((r) => [
-      r.program, `${fmt(r.decisionsPerRun.kit, 1)} / ${fmt(r.decisionsPerRun.fc, 1)}`,
+      r.program, fmt(r.runsPerBatch), `${fmt(r.decisionsPerRun.kit, 1)} / ${fmt(r.decisionsPerRun.fc, 1)}`,
       fmt(r.kit.decisionsPerSec), fmt(r.kit.runsPerSec), fmt(r.fc.decisionsPerSec), fmt(r.fc.runsPerSec),
       `${fmt(r.ratio, 2)}×`, `${fmt(r.cpuRatio, 2)}×`, fmt(r.kit.usPerDecision, 1), fmt(r.fc.usPerDecision, 1),
     ]),
@@ -206,25 +226,14 @@ export async function engineFcBatch(steps: number, runs: number, seed: number): 
 }
 
 /** Engine-only comparison: 3 x 10 points (per-run costs dominate) and 3 x 300 (per-decision costs). */
-export async function benchEngine(options: { readonly reps?: number; readonly scale?: number } = {}): Promise<SchedulerRow[]> {
-  const reps = options.reps ?? 5
+export async function benchEngine(options: { readonly reps?: number; readonly scale?: number; readonly batchSeconds?: number } = {}): Promise<SchedulerRow[]> {
   const rows: SchedulerRow[] = []
   for (const { steps, batch } of [{ steps: 10, batch: 300 }, { steps: 300, batch: 20 }]) {
-    const runs = Math.max(1, Math.round(batch * (options.scale ?? 1)))
-    const kit: Batch[] = []
-    const base: Batch[] = []
-    for (let rep = -1; rep < reps; rep++) {
-      const k = await engineKitBatch(steps, runs, 1000 * (rep + 1))
-      const f = await engineFcBatch(steps, runs, 1000 * (rep + 1))
-      if (rep >= 0) { kit.push(k); base.push(f) }
-    }
-    const kr = rates(kit)
-    const fr = rates(base)
-    rows.push({
-      program: `engine only: 3 actors x ${steps} points`,
-      decisionsPerRun: { kit: kit[0]!.decisions / kit[0]!.runs, fc: base[0]!.decisions / base[0]!.runs },
-      kit: kr, fc: fr, ratio: kr.decisionsPerSec / fr.decisionsPerSec, cpuRatio: kr.decisionsPerCpuSec / fr.decisionsPerCpuSec, batches: reps,
-    })
+    const warm = Math.max(1, Math.round(batch * (options.scale ?? 1)))
+    rows.push(await compare(`engine only: 3 actors x ${steps} points`, {
+      kit: (runs, seed) => engineKitBatch(steps, runs, seed),
+      fc: (runs, seed) => engineFcBatch(steps, runs, seed),
+    }, warm, options.reps ?? 5, options.batchSeconds ?? 1))
   }
   return rows
 }
@@ -237,8 +246,9 @@ if (isMain(import.meta.url)) {
     ...(only ? { only } : {}),
     ...(actors ? { actors: actors.split(',').map(Number) } : {}),
     scale: Number(arg('scale') ?? 1),
+    batchSeconds: Number(arg('batch-seconds') ?? 1),
   })
-  if (process.argv.includes('--engine')) rows.push(...await benchEngine({ reps: Number(arg('reps') ?? 5), scale: Number(arg('scale') ?? 1) }))
+  if (process.argv.includes('--engine')) rows.push(...await benchEngine({ reps: Number(arg('reps') ?? 5), scale: Number(arg('scale') ?? 1), batchSeconds: Number(arg('batch-seconds') ?? 1) }))
   if (process.argv.includes('--json')) console.log(JSON.stringify(rows))
   else console.log(schedulerTable(rows))
 }
