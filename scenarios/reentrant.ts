@@ -54,8 +54,11 @@ const factoryFromPublication = defineScenario({
     actor('a2', create('s2', { setup: setup(2) })),
   ], { listeners: [on('agent/created', act(unloadFactory()))] }),
   goals: [
-    goal('unload-begins-inside-publication', (t) => sequence(t, event('agent/created'),
-      (e) => e.k === 'invoke' && e.actor === 'inline' && e.what.startsWith('unloadFactory'), event('agent/session-start'))),
+    // A factory unload that begins inside agent/created stops publication at the next liveness
+    // re-check (§3.1): no agent/session-start, and the create rejects `agent loop is not active`.
+    goal('unload-inside-publication-stops-it', (t) => sequence(t, event('agent/created'),
+      (e) => e.k === 'invoke' && e.actor === 'inline' && e.what.startsWith('unloadFactory'),
+      (e) => e.k === 'outcome' && e.what.startsWith('create(') && e.status === 'fail' && /agent loop is not active/.test(e.detail))),
     goal('other-create-inside-setup-at-unload', (t) => {
       const u = indexOf(t, (e) => e.k === 'invoke' && e.actor === 'inline')
       return u >= 0 && spans(t, undefined, /^create\(/).some((s) => {
