@@ -93,7 +93,7 @@ describe('campaign', () => {
     expect(Object.keys(report.goals!.reached)).toEqual(scenario.goals.map((g) => g.name))
     expect(report.goals!.missed.length).toBeGreaterThan(0)
     expect(formatCampaign(report)).toMatch(/^goals never reached: /m)
-    const longer = await runCampaign({ scenario, runs: 60 })
+    const longer = await runCampaign({ scenario, runs: 30 })
     expect(longer.goals!.missed.length).toBeLessThan(report.goals!.missed.length)
   })
 

@@ -14,7 +14,6 @@ export const NOT_FOUND: Readonly<Record<string, string>> = {
   'a5-clear-next-turn-first.ts': 'the inbox checker checks each splice of clear() (§9 121), not that next-step comes first',
   'a7-signal-after-return-tears-down.ts': '§9 68 (aborting the creation signal after create resolved) is not trace-checked',
   'a8-claim-next-turn-first.ts': 'the inbox checker checks each claim splice (§9 126), not the next-step-first order of a batch',
-  'm10-uncontained-session-start.ts': 'a create rejected by a throwing listener counts as a known rejection, so the uncontained agent/session-start throw looks legitimate; the fuzz "finding" (§9 36) is the same-id attribution false positive',
   'm12-orphan-session-on-agent-collision.ts': 'needs an agent registered directly in the agent registry (§3.5 L), which programs cannot express',
   'm13-proxy-receiver.ts': 'programs act on agents by id through the registry, never through the event payload, so the proxy is never used',
   'm19-setup-after-minting-unload.ts': 'needs an observer of the scope minting that unloads the owner; programs have no such hook',
