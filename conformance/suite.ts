@@ -88,8 +88,9 @@ export interface ClauseResult {
   readonly title: string
   /**
    * `kit`: a property of the kit's own session store, registry, inbox or initiator scope (which every
-   * adapter runs on), proven by the kit's unit tests rather than per factory. `unchecked`: no
-   * directed case and no checker covers it in the suite.
+   * factory adapter runs on), proven by the kit's unit tests rather than per factory; never for a
+   * process adapter, whose runtime brings its own. `unchecked`: no directed case and no checker
+   * covers it in the suite.
    */
   readonly status: 'pass' | 'fail' | 'kit' | 'unchecked'
   /** Directed cases plus runs that checked it. */
@@ -212,7 +213,9 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     const key = `${c.group} ${c.clause}`
     const failure = failures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
-    const status = failure ? 'fail' : n > 0 ? 'pass' : KIT_CLAUSES.has(c.clause) ? 'kit' : 'unchecked'
+    // A process adapter brings its own store, registry, inbox and initiator scope: the kit's unit
+    // tests say nothing about them, so its kit-level clauses are unchecked, not `kit`.
+    const status = failure ? 'fail' : n > 0 ? 'pass' : KIT_CLAUSES.has(c.clause) && !adapter.foreign ? 'kit' : 'unchecked'
     return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, ...(failure ? { failure } : {}) }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)

@@ -40,7 +40,14 @@ export type TraceEntry =
       snap: Snapshot
       tx?: string
     }
-  | { k: 'event'; i: number; d: number; name: string; id: string; detail: string; snap: Snapshot; world: number }
+  | {
+      k: 'event'; i: number; d: number; name: string; id: string; detail: string; snap: Snapshot; world: number
+      /**
+       * Emitted by an agent after its own `agent/disposed` (a detached agent still running): it belongs
+       * to no live lifecycle, even when a successor with the same id is live.
+       */
+      stale?: true
+    }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
       /** For `agent/inbox/spliced`: the live projection just before the splice is applied (§6.3). */
@@ -128,7 +135,7 @@ export function renderEntry(e: TraceEntry): string {
   switch (e.k) {
     case 'invoke': return `${head} ${e.actor.padEnd(6)} invoke   ${e.what}`
     case 'outcome': return `${head} ${e.actor.padEnd(6)} ${e.status.padEnd(8)} ${e.what} ${e.detail} ${snap(e.snap)}`
-    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}`
+    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}${e.stale ? ' (from the detached agent)' : ''}`
     case 'append': return `${head} ${''.padEnd(6)} append   ${e.id}#${e.seq} ${e.type} ${short(e.data)}`
     case 'resumed': return `${head} ${''.padEnd(6)} resumed  ${e.id} next-turn=[${e.inbox.nextTurn.join(',')}] next-step=[${e.inbox.nextStep.join(',')}]`
     case 'warn': return `${head} ${''.padEnd(6)} warn     ${e.message}`

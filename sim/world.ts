@@ -57,6 +57,8 @@ export class World {
   readonly signals = new Map<string, AbortController>()
   /** Session objects that left the store, with their length at that moment (§5.3 check). */
   readonly #detached = new Map<Session, number>()
+  /** Agents whose `agent/disposed` was observed: their later events belong to no lifecycle. */
+  readonly #retired = new WeakSet<Agent>()
   #ids = 0
   #tx = 0
   #messages = 0
@@ -190,13 +192,18 @@ export class World {
         }
         const id: string = name.startsWith('session/') ? a.id : a.agent.id
         if (name === 'session/disposed') this.#detached.set(a as Session, (a as Session).seq)
+        // An agent still emitting after its own agent/disposed is detached: its events must not be
+        // attributed to a successor lifecycle of the same id (registry edges keep their own checks).
+        const agent = name.startsWith('agent/') ? (a.agent as Agent | undefined) : undefined
+        const stale = agent !== undefined && name !== 'agent/disposed' && name !== 'agent/created' && this.#retired.has(agent)
+        if (name === 'agent/disposed' && agent) this.#retired.add(agent)
         const detail = name === 'agent/status' ? a.status
           : name === 'agent/session-start' ? a.source
             : name === 'agent/inbox/claimed' ? `${a.message.id}@${a.turn}`
               : name.startsWith('agent/inbox/') ? a.message.id
                 : name === 'agent/error' ? `turn ${a.turn} step ${a.step}: ${errorText(a.error)}`
                   : name === 'agent/turn-stopping' ? `turn ${a.turn}` : ''
-        this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation })
+        this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation, ...(stale ? { stale: true as const } : {}) })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
           const session = a as Session

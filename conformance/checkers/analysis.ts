@@ -49,6 +49,8 @@ export interface Analysis {
   readonly lives: Life[]
   /** Disposal edges with no lifecycle to close (an edge for an entry never announced). */
   readonly strayDisposals: Entry<'event'>[]
+  /** Events an agent emitted after its own `agent/disposed` (a detached agent still running). */
+  readonly staleEvents: Entry<'event'>[]
   /** Sessions' appends by process and id, in order. */
   readonly appendsBySession: Map<string, Entry<'append'>[]>
 }
@@ -64,6 +66,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
   const lives: Life[] = []
   const open = new Map<string, Life>()
   const strayDisposals: Entry<'event'>[] = []
+  const staleEvents: Entry<'event'>[] = []
   const appendsBySession = new Map<string, Entry<'append'>[]>()
   const inFlight = new Map<string, Tx[]>()
   const candidates = new Map<Life, Tx[]>()
@@ -97,6 +100,10 @@ export function analyse(trace: Trace, program: Program): Analysis {
         break
       }
       case 'event': {
+        if (e.stale) {
+          staleEvents.push(e)
+          break
+        }
         const key = keyOf(e.world, e.id)
         const life = open.get(key)
         if (e.name === 'session/created') {
@@ -150,7 +157,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
       ;(life as { tx: Tx | undefined }).tx = tx
     }
   }
-  return { program, entries: trace.entries, txs, lives, strayDisposals, appendsBySession }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession }
 }
 
 /**
@@ -174,12 +181,16 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>): Tx | und
   }
   if (best) return best
   // Otherwise the publishing transaction is the one that settles first after its creation edges
-  // (resolution right after agent/session-start, or rejection after the rollback).
+  // (resolution right after agent/session-start, or rejection after the rollback) — among those
+  // that could publish here: a transaction with a setup whose commit has not yet run cannot (that is
+  // what clause 36 looks for when it is the only candidate), so a same-id create without a setup
+  // (one started from the first one's rollback, say) is preferred to it.
   let first: Tx | undefined
+  const settles = (t: Tx): number => t.outcome?.i ?? Number.POSITIVE_INFINITY
+  const plausible = (t: Tx): boolean => !t.hasSetup || t.commits.some((m) => m.i < at)
   for (const tx of candidates) {
     if (!open(tx)) continue
-    const settles = (t: Tx): number => t.outcome?.i ?? Number.POSITIVE_INFINITY
-    if (!first || settles(tx) < settles(first) || (settles(tx) === settles(first) && !tx.hasSetup && first.hasSetup)) first = tx
+    if (!first || (plausible(tx) && !plausible(first)) || (plausible(tx) === plausible(first) && settles(tx) < settles(first))) first = tx
   }
   return first
 }

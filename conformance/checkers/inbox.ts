@@ -123,7 +123,7 @@ export function checkInbox(a: Analysis): Violation[] {
       for (const id of removed) removedBy.set(id, isClaim ? 'claim' : 'canceled')
       continue
     }
-    if (e.k === 'event' && e.name.startsWith('agent/inbox/')) {
+    if (e.k === 'event' && e.name.startsWith('agent/inbox/') && !e.stale) {
       const key = keyOf(e.world, e.id)
       const projection = projections.get(key)
       const id = e.name === 'agent/inbox/claimed' ? e.detail.slice(0, e.detail.lastIndexOf('@')) : e.detail

@@ -16,7 +16,10 @@ const KNOWN_REJECTIONS = [
   /already (exists|registered)/, /owner disposed during setup/, /agent loop is not active/, /creation aborted/,
   /cannot create effect on inactive context/, /no agent factory registered/, /session persistence is not configured/,
   /invalid persisted inbox splice at session seq \d+/, /is not persisted/, /maxTokens must be a positive safe integer/,
-  /not losslessly JSON-serializable/, /absolute path/, /signal "[^"]+" aborted by the program/,
+  /not losslessly JSON-serializable/,
+  // A persisted log refused at the load boundary, naming the offending event (§3.5 row A: the kit's
+  // own seed checks, and runtimes that also validate event envelopes and message shapes).
+  /\bseed\b.* at index \d+/, /absolute path/, /signal "[^"]+" aborted by the program/,
   /^(setup|commit) of .* (threw|rejected)/, /^persistence load of .* (failed|hung)/,
   // Only the veto edges may turn a listener's throw into the rejection (§1.9); session-start is contained.
   /^listener:(session\/created|agent\/created) .* threw/, /^effect:.* (threw|rejected)/,

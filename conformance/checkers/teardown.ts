@@ -98,6 +98,8 @@ export function checkTeardown(a: Analysis): Violation[] {
       out.push(violation(GROUP, 115, `child "${life.id}" was not fully torn down before its parent "${parent}"'s agent/disposed`, parentLife.agentDisposed))
     }
   }
+  // 111 / §5.3: after its agent/disposed the agent emits nothing more (its driver is quiescent).
+  for (const e of a.staleEvents) out.push(violation(GROUP, 111, `"${e.id}": the detached agent emitted ${e.name}${e.detail ? ` ${e.detail}` : ''} after its agent/disposed`, e))
   // 111 / §5.3: after the session left the store, the agent appends nothing more.
   for (const e of a.entries) {
     if (e.k !== 'final') continue
