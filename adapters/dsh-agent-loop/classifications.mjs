@@ -1,0 +1,243 @@
+/**
+ * How each clause failure of the upstream certification was read: a rule per known root cause,
+ * matched on the clause, the violation message and a check over the shrunk run's trace (so a new,
+ * different failure of the same clause is reported as UNCLASSIFIED instead of inheriting a
+ * reading). `scripts/report.mjs` applies them when it writes REPORT.md.
+ *
+ * Verdicts: `upstream` (a bug in the published packages), `divergence` (a difference the
+ * contract records in §11, where the suite deliberately tests CH's reading), `kit` (a bug in the
+ * kit: fixed in the kit, so it should never appear here again).
+ * @module
+ */
+
+/** Teardown triggers the program can issue. */
+const TRIGGERS = new Set(['dispose', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart'])
+/** Waking inputs. */
+const WAKING = new Set(['followup', 'steer'])
+
+/** The first lifecycle of `id` in the trace: its creation edge and its agent/disposed. */
+function lifeOf(entries, id) {
+  const created = entries.find((e) => e.k === 'event' && e.name === 'session/created' && e.id === id)
+  if (!created) return undefined
+  const disposed = entries.find((e) => e.k === 'event' && e.name === 'agent/disposed' && e.id === id && e.i > created.i)
+  return { created, disposed }
+}
+
+/** Whether a trigger aimed at `id` (or at everything) was invoked in `(from, to)`. */
+function triggerBetween(entries, id, from, to) {
+  return entries.find((e) => e.k === 'invoke' && e.i > from && e.i < to && TRIGGERS.has(e.spec.op) && (e.spec.op !== 'dispose' || e.spec.session === id))
+}
+
+const WAKE_DURING_TEARDOWN = {
+  verdict: 'upstream',
+  title: 'a waking send that lands while teardown disposes the scope starts a driver teardown never awaits',
+  /** The shrunk run shows: a teardown trigger, then a waking input to the still-registered agent, then agent/disposed. */
+  confirm(entries, violation) {
+    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+    const life = id && lifeOf(entries, id)
+    if (!life?.disposed) return undefined
+    const trigger = triggerBetween(entries, id, life.created.i, life.disposed.i)
+    if (!trigger) return undefined
+    const wake = entries.find((e) => e.k === 'invoke' && e.i > trigger.i && e.i < life.disposed.i && WAKING.has(e.spec.op) && e.spec.session === id)
+    const ran = wake && entries.find((e) => e.k === 'event' && e.name === 'agent/status' && e.id === id && e.detail === 'running' && e.i > wake.i && e.i < life.disposed.i)
+    return ran ? `teardown of "${id}" was triggered by ${trigger.what} (#${trigger.i}); ${wake.actor}'s ${wake.what} (#${wake.i}) then started a driver (agent/status running #${ran.i}) before agent/disposed (#${life.disposed.i})` : undefined
+  },
+  reading: [
+    'Upstream bug (`@deepseek-ai/dsh-agent-loop` 0.1.0-rc.8). The teardown closure of `AgentLoop.prepare()` runs',
+    '`machine.cancel({kind:\'disposed\'})`, `await machine.whenIdle()`, `await machine.scope.dispose()` and only then',
+    'detaches the agent and the session. `ReactLoopAgent.cancel()` aborts only a non-idle phase, so when the agent is',
+    'idle at that moment nothing records that disposal began. While step 5 (scope disposal) waits on a slow',
+    'agent-scoped disposer the agent is still registered and announced, and a `followup`/`steer` sent to it goes',
+    'through `wakeDriver()` from `idle`: a fresh driver with a fresh AbortController starts a turn. Teardown never',
+    'awaits it: `agent/disposed` and `session/disposed` are emitted with that turn open, and the driver goes on',
+    'appending to the detached session (no longer published, so the durable log ends in an open turn) and emitting',
+    'agent events after its own `agent/disposed`.',
+    '',
+    'Contract: §5.1 step 4 (wakes arriving during teardown are not latched; teardown never waits on a fresh model',
+    'turn), §5.3 (after resolution the agent produces no further session events), §9 110 and 111. It is not §12 Q3',
+    '(work sent to an agent *after* teardown): this send lands before the detach, while `agents.get(id)` still',
+    'returns the agent, which is exactly the window §9 110 covers. The kit\'s reference core passes the same program.',
+    'A fix upstream: latch disposal on the machine in step 3 even when it is idle (a `disposing` flag that',
+    '`wakeDriver` honours, as it already honours an aborted `disposed` cause on a running phase).',
+  ].join('\n'),
+}
+
+/** Rules, most specific first. */
+export const CLASSIFICATIONS = [
+  {
+    key: 'AGENT-TEARDOWN-TEST 97',
+    match: /agent\/disposed while a turn was still open/,
+    ...WAKE_DURING_TEARDOWN,
+  },
+  {
+    key: 'AGENT-TEARDOWN-TEST 111',
+    match: /the detached agent emitted|grew from \d+ to \d+ events after it was detached/,
+    ...WAKE_DURING_TEARDOWN,
+  },
+  {
+    key: 'AGENT-TEARDOWN-TEST 98',
+    match: /owner "[^"]+" finished unloading before the agent's teardown finished/,
+    verdict: 'divergence',
+    title: 'D17 — an owner-fiber unload that starts after another trigger does not join the teardown',
+    /** The run shows: something else (another owner, or a rollback) had started the teardown when the owner's unload resolved. */
+    confirm(entries, violation) {
+      const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+      const owner = /owner "([^"]+)"/.exec(violation.message)?.[1]
+      const life = id && lifeOf(entries, id)
+      if (!life || !owner) return undefined
+      const unload = entries.find((e) => e.k === 'invoke' && e.spec.op === 'unloadOwner' && e.spec.owner === owner && e.i > life.created.i)
+      const resolved = unload && entries.find((e) => e.k === 'outcome' && e.actor === unload.actor && e.op === unload.op && e.world === unload.world && e.i > unload.i)
+      if (!resolved) return undefined
+      // Another owner of this lifecycle: its handle, the factory, the process (an unload of some
+      // other owner fiber does not reach this agent) …
+      const first = entries.find((e) => e.k === 'invoke' && e.i > life.created.i && e.i < resolved.i && e.spec.op !== 'unloadOwner' && TRIGGERS.has(e.spec.op) && (e.spec.op !== 'dispose' || e.spec.session === id))
+      if (first) return `teardown of "${id}" was first triggered by ${first.actor}'s ${first.what} (#${first.i}); ${unload.actor}'s unloadOwner(${owner}) (#${unload.i}) then resolved (#${resolved.i}) before agent/disposed${life.disposed ? ` (#${life.disposed.i})` : ''}`
+      // … or the creation's own rollback (a creation-edge listener threw before the owner's effect ran).
+      const veto = entries.find((e) => e.k === 'mark' && e.i > life.created.i && e.i < resolved.i && / listener:(session|agent)\/created (throw|reject)$/.test(e.label))
+      if (veto) return `the creation of "${id}" was rolled back (${veto.label}, #${veto.i}), which started its teardown; ${unload.actor}'s unloadOwner(${owner}) (#${unload.i}) resolved (#${resolved.i}) before that teardown finished`
+      return undefined
+    },
+    reading: [
+      'Divergence recorded in the contract, §11 D17 (and §12 Q12). Upstream registers the owner-fiber lifecycle',
+      'effect as `() => { if (disposing !== undefined) return; …; return dispose(true) }`: when the teardown was',
+      'already started by another owner (the handle, the factory unload, another unload), the owner fiber\'s unload',
+      'returns at once instead of awaiting the memoized teardown (it avoids a self-wait). CH says every owner races on',
+      'one memoized promise, and the contract decides the suite MUST test CH\'s reading: whichever owner triggers or',
+      'joins the teardown resolves only after it completed. Not a bug in upstream\'s own terms (HEAD\'s test of the',
+      'join is weak, D17); a consumer that unloads an owner fiber and then reuses the id can still collide with the',
+      'draining agent.',
+    ].join('\n'),
+  },
+  {
+    key: 'AGENT-TEARDOWN-TEST 115',
+    match: /child "[^"]+" was not fully torn down before its parent "[^"]+"'s agent\/disposed/,
+    verdict: 'divergence',
+    title: 'D17/D18 — on factory unload the parent\'s scope does not wait for a child whose teardown the factory already started',
+    /** The parent's agent/disposed came during a factory unload, a shutdown or a restart. */
+    confirm(entries, violation) {
+      const parent = /its parent "([^"]+)"/.exec(violation.message)?.[1]
+      const life = parent && lifeOf(entries, parent)
+      if (!life?.disposed) return undefined
+      const trigger = entries.find((e) => e.k === 'invoke' && e.i > life.created.i && e.i < life.disposed.i && ['unloadFactory', 'shutdown', 'restart'].includes(e.spec.op))
+      return trigger ? `the parent "${parent}" was torn down by ${trigger.actor}'s ${trigger.what} (#${trigger.i}), which tears every live agent down at once` : undefined
+    },
+    reading: [
+      'Divergence recorded in the contract, §11 D17 with D18. On a factory unload (or a shutdown/restart, which unloads',
+      'the factory) upstream\'s `FactoryOwnership.dispose()` starts the memoized teardown of every live agent at once,',
+      'children included. The parent\'s teardown then disposes its scope, whose owner effect for the child returns early',
+      'because that child\'s teardown is already running (`if (disposing !== undefined) return`, the D17 mechanism), so',
+      'the parent\'s `agent/disposed` can come before the child\'s. §5.2 (a child is torn down completely before its',
+      'parent\'s `agent/disposed`) holds for handle and owner teardowns upstream; on factory unload D18 lets scopes unwind',
+      'concurrently and D17 makes the join weak. The suite tests CH\'s reading.',
+    ].join('\n'),
+  },
+  {
+    key: 'AGENT-RUNTIME-SCOPE 27',
+    match: /deadlock: .* whenIdle\(([^)]+)\) never settled/,
+    verdict: 'upstream',
+    title: '§12 Q8 — a wake while the initiator scope is closing leaves the agent running with nothing to run',
+    /** A waking input to the agent failed with the closing initiator scope's error; whenIdle then never settles. */
+    confirm(entries, violation) {
+      const id = /whenIdle\(([^)]+)\)/.exec(violation.message)?.[1]
+      const failed = entries.find((e) => e.k === 'outcome' && e.status === 'fail' && (e.what.startsWith(`followup(${id})`) || e.what.startsWith(`steer(${id})`)) && /agent initiator scope is disposed/.test(e.detail))
+      const running = failed && entries.filter((e) => e.k === 'event' && e.name === 'agent/status' && e.id === id && e.i < failed.i).at(-1)
+      return failed && running?.detail === 'running' ? `${failed.actor}'s ${failed.what} (#${failed.i}) set "${id}" running (#${running.i}) and then threw "${failed.detail}"; no idle status follows, and whenIdle(${id}) never settles` : undefined
+    },
+    reading: [
+      'Upstream bug the contract anticipates in §12 Q8 (whose suite requirement is a MUST: a waking send racing a shutdown',
+      'never leaves an agent running with nothing to run; every `whenIdle()` settles). `ReactLoopAgent.wakeDriver()` sets',
+      'the `running` phase and `activityDone` first, then calls `loopCtx.agents.withInitiator(this, () => this.kick())`,',
+      'which throws `agent initiator scope is disposed` once the registry is closing (here: a shutdown whose teardown',
+      'runs an agent-scoped disposer that steers another agent). The throw escapes the send, the phase stays `running`',
+      'and the driver promise is never settled: the agent reads `running` forever and `whenIdle()` never resolves. The',
+      'kit\'s reference catches it, returns to idle and leaves the item parked.',
+    ].join('\n'),
+  },
+  {
+    key: 'AGENT-INBOX-TEST 125',
+    match: /message "[^"]*" was discarded but never inserted/,
+    verdict: 'upstream',
+    title: 'rolling back an unpublished resumed agent announces agent/inbox/discarded for an agent never announced',
+    /** The discarded event came for an id with no session/created in that process, from a failed resume. */
+    confirm(entries, violation) {
+      const event = entries.find((e) => e.k === 'event' && e.name === 'agent/inbox/discarded' && e.i === violation.entry)
+      if (!event) return undefined
+      const published = entries.some((e) => e.k === 'event' && e.name === 'session/created' && e.id === event.id && e.world === event.world && e.i < event.i)
+      const failed = entries.find((e) => e.k === 'outcome' && e.status === 'fail' && e.what.startsWith(`resume(${event.id})`) && e.i > event.i)
+      return !published && failed ? `"${event.id}" was never published in this process; its ${failed.what} failed (${failed.detail}, #${failed.i}) after announcing agent/inbox/discarded (#${event.i})` : undefined
+    },
+    reading: [
+      'Upstream bug (minor). When a resume fails after the agent object was built (setup throws or rejects, commit',
+      'throws, an abort), the rollback runs the full teardown on the unpublished agent: `cancel({kind:\'disposed\'})`',
+      'clears the inbox restored from the persisted log, which appends canceled splices to the never-attached session',
+      '(harmless: nothing is published or persisted) but also emits the live `agent/inbox/discarded` notification for',
+      'each restored item, about an agent whose `agent/created` never fired. §3.5 row E: a setup failure is observable',
+      'as scope disposal only; §3.6.3: never-announced entries are silent. Listeners keyed by message id see an item end',
+      'that was never announced to them. The kit\'s reference rolls an unpublished agent back with `keepInbox`.',
+    ].join('\n'),
+  },
+]
+
+/** Kit fixes made while certifying upstream (described in REPORT.md; none of them can fail now). */
+export const KIT_FIXES = [
+  {
+    title: 'Events of a detached agent were attributed to its successor (misreported as AGENT-RUNTIME-SCOPE 22)',
+    text: [
+      'The world recorded agent events by id only. In the upstream run where a driver outlives its teardown, the old',
+      'agent\'s `agent/turn-stopping` and `agent/status idle` came after a new agent with the same id was published,',
+      'so the checkers put them in the successor\'s lifecycle and reported "the first status change of a fresh agent',
+      'must be running, got idle" (22) — a wrong clause about an innocent agent. Fix: `sim/world.ts` marks an event',
+      'whose agent already had its `agent/disposed` as `stale` (trace entry field, rendered "(from the detached',
+      'agent)"); `conformance/checkers/analysis.ts` keeps such events out of every lifecycle, the inbox checker',
+      'ignores them, and the teardown checker reports each as AGENT-TEARDOWN-TEST 111 ("the detached agent emitted',
+      '… after its agent/disposed"), which is what they are.',
+    ].join('\n'),
+  },
+  {
+    title: 'Kit-level clauses were reported "unit-tested in the kit" for a process adapter',
+    text: [
+      'certify marked the clauses about the store, registry, inbox operations, initiator scope and sessions (71–92,',
+      '116–122, 126, 129–138, 170–176) as `unit` whenever no run covered them, because a factory adapter runs on the',
+      'kit\'s own implementations of those. A process adapter brings its own (here upstream\'s `SessionStore`,',
+      '`AgentRegistry`, `Inbox`), which the kit\'s unit tests say nothing about. Fix: `conformance/suite.ts` reports',
+      'them `unchecked` for a process adapter (README updated).',
+    ].join('\n'),
+  },
+  {
+    title: 'A persisted log refused at the load boundary counted as an unknown rejection (AGENT-PREPARE-PUBLISH 58)',
+    text: [
+      'Fuzzing seeds the disk with logs in the kit\'s loose vocabulary (an `assistant/message` without a message, say).',
+      'Upstream validates restored event envelopes and message shapes and refuses such a log with `seed event at index',
+      '<n> has an invalid event envelope` or `seed <type> at index <n> lacks an identified message`, which the liveness',
+      'checker did not know, so a correct refusal was reported as 58 ("neither a contract error nor the injected cause").',
+      'Fix: `conformance/checkers/liveness.ts` accepts a rejection naming a seed event by index (§3.5 row A), the form',
+      'of the kit\'s own seed errors too.',
+    ].join('\n'),
+  },
+  {
+    title: 'A rollback-started create was attributed to the failed transaction (AGENT-SETUP-CONTRACT 36/39)',
+    text: [
+      'When a setup throws and its scope disposer creates the same id (a program action), that inline create publishes',
+      'while the first transaction is still rolling back. `conformance/checkers/analysis.ts` attributed the',
+      '`session/created` to whichever open transaction settled first — the failed one — and reported "setup threw, yet',
+      'create published" (39) and "published before setup and commit" (36) against a correct runtime. Fix: among open',
+      'candidates, a transaction with a setup whose commit has not run is attributed only when no candidate could have',
+      'published (a buggy factory that publishes before its commit is still caught when it is the only candidate; the',
+      'mutant meta-tests keep passing).',
+    ].join('\n'),
+  },
+]
+
+/** Adapter-side corrections found while certifying (the adapter is the host; none of them hides an upstream failure). */
+export const ADAPTER_NOTES = [
+  'A second `unloadFactory` (or `unloadOwner`, or an unload already started by the process shutdown) resolved at',
+  'once: a cordis fiber\'s `dispose()` is a single-shot effect wrapper whose later calls return immediately (§2.2 item',
+  '4). Cordis\' structural owners join an unload in flight through the fiber\'s transition (`fiber.inertia`); the',
+  'adapter, which is the host here, now does the same after `dispose()`, as the kit\'s own process does with its',
+  'memoized scopes.',
+  '',
+  'The adapter\'s persistence double first "repaired" an interrupted tail of a session that was still live (a resume',
+  'of a live id), rejecting with an error of its own; it now leaves a live log alone, so the store rejects the resume',
+  'with `session "<id>" already exists` as the contract says. It also no longer throws on a log too malformed to',
+  'balance (upstream\'s restore validation then refuses it, naming the event).',
+].join('\n')

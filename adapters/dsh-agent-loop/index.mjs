@@ -1,0 +1,63 @@
+/**
+ * dsh-lifecycle-kit adapter for the upstream agent runtime published on npm
+ * (`@deepseek-ai/dsh-agent-loop` and its companions). A process adapter: each simulated process
+ * boots a whole upstream world in a fresh cordis `Context` (see `lib/process.mjs`).
+ *
+ *   dsh-kit certify --adapter adapters/dsh-agent-loop          # the published AgentLoop
+ *
+ * `createAdapter({ factoryPlugin })` certifies another factory plugin for the same harness.
+ * Needs Node >= 22 (run it with the local Node that `scripts/setup.sh` installs).
+ * @module
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { AgentLoop } from '@deepseek-ai/dsh-agent-loop'
+import { bootProcess } from './lib/process.mjs'
+
+export { bootProcess, INVARIANT_COMPANIONS } from './lib/process.mjs'
+export { MemoryPersistence, rawHook } from './lib/persistence.mjs'
+export { KitModelAdapter, FOLLOW_UP_TOOL } from './lib/model.mjs'
+
+const require = createRequire(import.meta.url)
+
+/** The installed version of an npm package (from its package.json). */
+function installedVersion(name) {
+  try {
+    return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version
+  } catch {
+    return 'unknown'
+  }
+}
+
+/**
+ * Build an adapter.
+ * @param {object} [options]
+ * @param {Function|object} [options.factoryPlugin] the cordis plugin that registers the agent
+ *   factory (`ctx.agents.setFactory`); `AgentLoop` by default
+ * @param {object} [options.factoryConfig] its config (`{ agents: [] }` by default)
+ * @param {boolean} [options.invariants] also load upstream's runtime invariant companions
+ *   (`@deepseek-ai/dsh-invariants` and every `@deepseek-ai/dsh-*\/invariant`); off by default
+ * @param {string} [options.name] reported name (the plugin's name by default)
+ * @param {string} [options.version] reported version
+ * @param {object} [options.supports] the kit's `supports` manifest
+ */
+export function createAdapter(options = {}) {
+  const factoryPlugin = options.factoryPlugin ?? AgentLoop
+  const upstream = factoryPlugin === AgentLoop
+  const invariants = options.invariants === true
+  const name = options.name ?? (upstream ? '@deepseek-ai/dsh-agent-loop' : factoryPlugin.name || 'factory-plugin')
+  const version = options.version ?? (upstream ? installedVersion('@deepseek-ai/dsh-agent-loop') : '0.0.0')
+  return {
+    name: invariants ? `${name} (+invariants)` : name,
+    version,
+    supports: { resume: true, queue: false, ...options.supports },
+    process: (services) => bootProcess(services, {
+      factoryPlugin,
+      factoryConfig: options.factoryConfig ?? { agents: [] },
+      invariants,
+    }),
+  }
+}
+
+/** The published AgentLoop, without the invariant companions. */
+export default createAdapter()
