@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { ERRORS } from '../contract.js'
 import type {
   AgentFactory, AgentHandle, AgentOptions, AgentSetup, AgentSetupCommit, Context, CreateAgentOptions, Fiber,
@@ -40,7 +41,10 @@ export class ReferenceFactory implements AgentFactory {
   readonly #pending = new Set<Promise<unknown>>()
 
   /** @param ctx the factory's own plugin context (agent scopes are minted under it). */
-  constructor(readonly ctx: ContextImpl) {}
+  constructor(readonly ctx: ContextImpl) {
+    // Every pending or live transaction listens to the factory signal; many agents are normal.
+    setMaxListeners(0, this.factorySignal.signal)
+  }
 
   get active(): boolean { return this.#active }
 
