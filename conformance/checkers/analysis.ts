@@ -167,7 +167,9 @@ export function analyse(trace: Trace, program: Program): Analysis {
  */
 function attribute(candidates: readonly Tx[], created: Entry<'event'>): Tx | undefined {
   const at = created.i
-  const open = (tx: Tx): boolean => !tx.life && tx.invoke.i < at && !(tx.outcome && tx.outcome.i < at)
+  // A same-id loser (`already exists/registered`) never published anything of its own.
+  const lost = (tx: Tx): boolean => tx.outcome?.status === 'fail' && /already (exists|registered)/.test(tx.outcome.detail)
+  const open = (tx: Tx): boolean => !tx.life && !lost(tx) && tx.invoke.i < at && !(tx.outcome && tx.outcome.i < at)
   let best: Tx | undefined
   let bestCommit = -1
   for (const tx of candidates) {

@@ -70,7 +70,7 @@ export function checkInbox(a: Analysis): Violation[] {
     if (e.k === 'resumed') {
       const key = keyOf(e.world, e.id)
       const replayed = replayAll(e.events)
-      for (const ev of e.events) if (ev.type === 'agent/inbox/spliced') for (const m of (ev.data as Splice).inserted ?? []) known.add(m?.id)
+      for (const ev of e.events) if (ev.type === 'agent/inbox/spliced') for (const m of (ev.data as Splice).inserted ?? []) known.add(`${e.id}/${m?.id}`)
       if (replayed.error) {
         out.push(violation('AGENT-INBOX-REPLAY', 116, `"${e.id}" resumed although its persisted splice at seq ${replayed.seq} is invalid (${replayed.error}); recovery must fail with "invalid persisted inbox splice at session seq ${replayed.seq}"`, e))
         continue
@@ -120,14 +120,16 @@ export function checkInbox(a: Analysis): Violation[] {
         out.push(violation('AGENT-INBOX-REPLAY', 117, `"${e.id}" seq ${e.seq}: the durable splice does not replay (${error})`, e))
         continue
       }
-      for (const id of removed) removedBy.set(id, isClaim ? 'claim' : 'canceled')
+      for (const id of removed) removedBy.set(`${e.id}/${id}`, isClaim ? 'claim' : 'canceled')
       continue
     }
     if (e.k === 'event' && e.name.startsWith('agent/inbox/') && !e.stale) {
       const key = keyOf(e.world, e.id)
       const projection = projections.get(key)
-      const id = e.name === 'agent/inbox/claimed' ? e.detail.slice(0, e.detail.lastIndexOf('@')) : e.detail
-      const pending = projection ? [...projection['next-turn'], ...projection['next-step']].includes(id) : false
+      const message = e.name === 'agent/inbox/claimed' ? e.detail.slice(0, e.detail.lastIndexOf('@')) : e.detail
+      const pending = projection ? [...projection['next-turn'], ...projection['next-step']].includes(message) : false
+      // Message ids are unique within one session's inbox (§6.1), not across sessions.
+      const id = `${e.id}/${message}`
       if (e.name === 'agent/inbox/inserted') {
         if (inserted.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" was inserted twice`, e))
         inserted.set(id, e)
