@@ -229,7 +229,7 @@ if (findings.length > 0) {
     '',
     'Not part of the verdict above. `dsh-kit fuzz --adapter adapters/dsh-agent-loop` draws richer programs than the',
     'certificate\'s (persisted logs, parents, faults in disposers and listeners) under a portfolio of schedulers;',
-    'these are the distinct upstream findings of a 240 s campaign, shrunk by the campaign and kept in `findings/`.',
+    'these are the distinct findings of `fuzz --adapter adapters/dsh-agent-loop --time 240s --keep-going` (seed 0), shrunk by the campaign and kept in `findings/`.',
     '`certify:upstream` replays and classifies each of them again.',
     '',
     '| finding | clause | reading | replayed |',
