@@ -32,3 +32,11 @@ export function findScenario(name: string): Scenario {
   if (!found) throw new Error(`unknown scenario ${JSON.stringify(name)}; expected one of: ${SCENARIOS.map((s) => s.name).join(', ')}`)
   return found
 }
+
+export { CAMPAIGN_STRATEGIES, CampaignError, programForSeed, runCampaign, strategyForSeed } from './campaign.js'
+export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation } from './campaign.js'
+export { formatCampaign, formatCampaignFailure, formatSizes } from './campaign-report.js'
+export type { FormatCampaignOptions } from './campaign-report.js'
+export { measureRun, programCandidates, shrinkRun, sizeOf } from './shrink.js'
+export type { RunSize, ShrinkOptions, ShrinkResult } from './shrink.js'
+export * as timeline from './timeline/index.js'
