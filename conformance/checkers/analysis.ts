@@ -151,7 +151,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
   }
   // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
   for (const life of lives) {
-    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated)
+    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated, life)
     if (tx) {
       tx.life = life
       ;(life as { tx: Tx | undefined }).tx = tx
@@ -165,7 +165,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
  * decision step just before it (commit is synchronous with publication, §3.4); else the open one
  * that settles first.
  */
-function attribute(candidates: readonly Tx[], created: Entry<'event'>): Tx | undefined {
+function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life): Tx | undefined {
   const at = created.i
   // A same-id loser (`already exists/registered`) never published anything of its own.
   const lost = (tx: Tx): boolean => tx.outcome?.status === 'fail' && /already (exists|registered)/.test(tx.outcome.detail)
@@ -187,12 +187,17 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>): Tx | und
   // that could publish here: a transaction with a setup whose commit has not yet run cannot (that is
   // what clause 36 looks for when it is the only candidate), so a same-id create without a setup
   // (one started from the first one's rollback, say) is preferred to it.
+  // Ranked: a transaction that resolved, then one that rejected only after this lifecycle was rolled
+  // back (a publisher rejects after its rollback, §3.5), then any; the earliest to settle within a rank.
   let first: Tx | undefined
   const settles = (t: Tx): number => t.outcome?.i ?? Number.POSITIVE_INFINITY
   const plausible = (t: Tx): boolean => !t.hasSetup || t.commits.some((m) => m.i < at)
+  const disposedAt = life.sessionDisposed?.i
+  const rank = (t: Tx): number =>
+    (plausible(t) ? 0 : 4) + (t.outcome?.status === 'ok' ? 0 : disposedAt !== undefined && t.outcome !== undefined && t.outcome.i > disposedAt ? 1 : 2)
   for (const tx of candidates) {
     if (!open(tx)) continue
-    if (!first || (plausible(tx) && !plausible(first)) || (plausible(tx) === plausible(first) && settles(tx) < settles(first))) first = tx
+    if (!first || rank(tx) < rank(first) || (rank(tx) === rank(first) && settles(tx) < settles(first))) first = tx
   }
   return first
 }
