@@ -4,7 +4,7 @@
  * it) or a foreign runtime with its own registry, store and scope (an adapter's `process`).
  * @module
  */
-import type { Agent, AgentOptions, Context, EventMap, EventName, Model, SessionId } from './contract.js'
+import type { AgentOptions, Context, EventMap, EventName, Model, SessionId } from './contract.js'
 import { InMemoryPersistence } from './persistence.js'
 import type { PersistedSession } from './persistence.js'
 import { createRoot } from './root.js'
@@ -105,9 +105,4 @@ export function kitProcess(install: InstallFactory, options: Pick<RootOptions, '
       abandon: () => root.abandon(),
     }
   }
-}
-
-/** Whether an agent is live in a process. */
-export function isLive(process: ProcessHandle, agent: Agent): boolean {
-  return process.ctx.agents.get(agent.id) === agent
 }
