@@ -23,14 +23,14 @@ export default referenceAdapter(
           agent.markTornDown()
           let clearDeferred = false
           try {
-            agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
+            agent.cancel({ kind: 'disposed' }, tx.detachSession && tx.detachAgent ? {} : { keepInbox: true })
           } catch {
             clearDeferred = true
             agent.cancel({ kind: 'disposed' }, { keepInbox: true })
           }
           await this.checkpoint(`factory:${tx.id}:quiesce`)
           await agent.whenIdle()
-          if (clearDeferred) {
+          if (clearDeferred || (tx.detachSession && tx.detachAgent && agent.inbox.hasPending)) {
             try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
           }
           await this.checkpoint(`factory:${tx.id}:scope`)

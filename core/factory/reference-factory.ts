@@ -264,9 +264,10 @@ export class ReferenceFactory implements AgentFactory {
         agent.markTornDown()
         let clearDeferred = false
         try {
-          // A rollback before publication observes "scope disposal only" (§3.5 rows E–I): an agent
-          // that never entered the registries aborts without discarding its (resumed) inbox.
-          agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
+          // A rollback before publication observes "scope disposal only" (§3.5 rows E–I, and row L:
+          // an agent that collided on entering is removed silently): an agent that never entered the
+          // registries aborts without discarding its (resumed) inbox.
+          agent.cancel({ kind: 'disposed' }, tx.detachSession && tx.detachAgent ? {} : { keepInbox: true })
         } catch (error) {
           // §12 Q4: requested from inside a session/event observer the durable clear would reenter
           // the append; abort now and clear once the driver is quiescent.
@@ -275,7 +276,9 @@ export class ReferenceFactory implements AgentFactory {
         }
         await this.checkpoint(`factory:${tx.id}:quiesce`)
         await agent.whenIdle()
-        if (clearDeferred) {
+        // Also clear what landed while the clear above ran inside a splice's own observer (the live
+        // lists lag the durable log there, §6.3) or while the driver was converging (§5.1 step 3).
+        if (clearDeferred || (tx.detachSession && tx.detachAgent && agent.inbox.hasPending)) {
           try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
         }
         await this.checkpoint(`factory:${tx.id}:scope`)
