@@ -4,7 +4,7 @@
  * it) or a foreign runtime with its own registry, store and scope (an adapter's `process`).
  * @module
  */
-import type { AgentOptions, Context, EventMap, EventName, Model, SessionId } from './contract.js'
+import type { AgentOptions, Context, EventMap, EventName, Fiber, Model, SessionId } from './contract.js'
 import { InMemoryPersistence } from './persistence.js'
 import type { PersistedSession } from './persistence.js'
 import { createRoot } from './root.js'
@@ -30,6 +30,12 @@ export interface ProcessServices {
   disk: Map<SessionId, PersistedSession>
   /** Called before each persistence load with the load's signal: a simulator makes loads slow, fail or hang. */
   beforeLoad?(id: SessionId, signal: AbortSignal | undefined): Promise<void>
+  /**
+   * Observer of scope minting, called synchronously inside each `createScope` with the new child
+   * fiber and its scope key (an agent's scope is keyed by the agent object): a simulator plays
+   * behaviours there. Optional for a process to honour: a foreign process may ignore it.
+   */
+  scopeCreated?(fiber: Fiber, key: unknown): void
 }
 
 /** One running process, as a harness or simulator drives and observes it. */
@@ -67,11 +73,18 @@ export const FOREIGN_PROCESS: unique symbol = Symbol.for('dsh-lifecycle-kit.fore
 /** An installer standing for a foreign process (see {@link FOREIGN_PROCESS}). */
 export type ForeignInstall = InstallFactory & { readonly [FOREIGN_PROCESS]: ProcessFactory }
 
-/** The kit's own process: `createRoot` with in-memory persistence over the disk, and `install`'s factory. */
+/**
+ * The kit's own process: `createRoot` with in-memory persistence over the disk, and `install`'s
+ * factory. A scope-minting observer of `options` and one of the services are both called (the
+ * options' first).
+ */
 export function kitProcess(install: InstallFactory, options: Pick<RootOptions, 'scopeCreated'> = {}): ProcessFactory {
   const foreign = (install as Partial<ForeignInstall>)[FOREIGN_PROCESS]
   if (foreign) return foreign
   return (services) => {
+    const observers: Array<NonNullable<RootOptions['scopeCreated']>> = []
+    if (options.scopeCreated) observers.push(options.scopeCreated)
+    if (services.scopeCreated) observers.push((fiber, key) => services.scopeCreated!(fiber, key))
     const root = createRoot({
       now: services.now,
       newId: services.newId,
@@ -83,7 +96,8 @@ export function kitProcess(install: InstallFactory, options: Pick<RootOptions, '
         // The disk sees every append until the process is dropped, shutdown's included.
         subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },
       }),
-      ...(options.scopeCreated ? { scopeCreated: options.scopeCreated } : {}),
+      ...(observers.length === 1 ? { scopeCreated: observers[0]! }
+        : observers.length > 1 ? { scopeCreated: (fiber, key) => { for (const observe of observers) observe(fiber, key) } } : {}),
     })
     const factory = install(root.ctx)
     const owners = new Map<string, { ctx: Context; unload(): Promise<void> }>()

@@ -30,29 +30,42 @@ export function cancel(session: string, extra: { cause?: CauseKind; keepInbox?: 
   return { op: 'cancel', session, ...extra }
 }
 
-/** `agent.followup(message)`. */
-export function followup(session: string, text?: string): Operation {
-  return text === undefined ? { op: 'followup', session } : { op: 'followup', session, text }
+/** Options of the input operations: `mutate` sends a mutable copy and changes its text after the send. */
+export type InputExtra = { mutate?: true }
+
+/** `agent.followup(message)`; with `mutate`, a mutable copy whose text changes right after the send. */
+export function followup(session: string, text?: string, extra: InputExtra = {}): Operation {
+  return { op: 'followup', session, ...(text === undefined ? {} : { text }), ...extra }
 }
 
-/** `agent.steer(message)`. */
-export function steer(session: string, text?: string): Operation {
-  return text === undefined ? { op: 'steer', session } : { op: 'steer', session, text }
+/** `agent.steer(message)`; with `mutate`, a mutable copy whose text changes right after the send. */
+export function steer(session: string, text?: string, extra: InputExtra = {}): Operation {
+  return { op: 'steer', session, ...(text === undefined ? {} : { text }), ...extra }
 }
 
-/** `agent.inject(message)`. */
-export function inject(session: string, text?: string): Operation {
-  return text === undefined ? { op: 'inject', session } : { op: 'inject', session, text }
+/** `agent.inject(message)`; with `mutate`, a mutable copy whose text changes right after the send. */
+export function inject(session: string, text?: string, extra: InputExtra = {}): Operation {
+  return { op: 'inject', session, ...(text === undefined ? {} : { text }), ...extra }
 }
 
-/** `agent.queue(message)` (the optional R-AG alias). */
-export function queue(session: string, text?: string): Operation {
-  return text === undefined ? { op: 'queue', session } : { op: 'queue', session, text }
+/** `agent.queue(message)` (the optional R-AG alias); with `mutate`, a mutable copy whose text changes right after the send. */
+export function queue(session: string, text?: string, extra: InputExtra = {}): Operation {
+  return { op: 'queue', session, ...(text === undefined ? {} : { text }), ...extra }
 }
 
 /** `agent.runMaintenance(task)` with a task of `steps` scheduling points. */
 export function runMaintenance(session: string, steps?: number): Operation {
   return steps === undefined ? { op: 'runMaintenance', session } : { op: 'runMaintenance', session, steps }
+}
+
+/** `agent.inbox.remove(id)` of the first (default) or last pending message. */
+export function remove(session: string, which?: 'first' | 'last'): Operation {
+  return which === undefined ? { op: 'remove', session } : { op: 'remove', session, which }
+}
+
+/** Register a stub agent `session` directly in the agent registry (every method throws but `whenIdle`). */
+export function register(session: string): Operation {
+  return { op: 'register', session }
 }
 
 /** `agent.whenIdle()`. */
@@ -104,6 +117,8 @@ export function act(operation: Operation): Action {
 export const THROW: Action = { do: 'throw' }
 export const REJECT: Action = { do: 'reject' }
 export const SLOW: Action = { do: 'slow' }
+/** On an `agent/pre-step` listener: decide `{kind: 'reject'}` without calling `next()`; elsewhere only a mark. */
+export const BLOCK: Action = { do: 'block' }
 
 /** A setup of `steps` scheduling points with optional faults and registrations. */
 export function setup(steps: number, extra: Omit<SetupSpec, 'steps'> = {}): SetupSpec {

@@ -38,7 +38,7 @@ export interface RunSize {
   readonly actors: number
   /** Operations anywhere in the program: actors' lists and those nested in behaviours. */
   readonly operations: number
-  /** Listeners, effects, model steps, load behaviours, persisted logs and setup faults. */
+  /** Listeners, effects, model steps, load behaviours, persisted logs, minting behaviours and setup faults. */
   readonly behaviours: number
   /** Every decision of the log (picks, time advances, random draws). */
   readonly decisions: number
@@ -102,6 +102,7 @@ function countBehaviours(program: Program): number {
   for (const steps of Object.values(env?.model ?? {})) n += steps.length
   n += Object.keys(env?.loads ?? {}).length
   n += env?.persisted?.length ?? 0
+  n += env?.minting?.length ?? 0
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(walk)
     if (typeof value !== 'object' || value === null) return
@@ -117,6 +118,7 @@ function countBehaviours(program: Program): number {
   walk(env?.listeners)
   walk(env?.effects)
   walk(env?.model)
+  walk(env?.minting)
   return n
 }
 

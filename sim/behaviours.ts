@@ -5,7 +5,7 @@
  * @module
  */
 import type {
-  AgentSetup, AgentSetupCommit, Context, EventName, Model, ModelReply, ModelRequest, SessionId,
+  AgentSetup, AgentSetupCommit, Context, EventName, Model, ModelReply, ModelRequest, PreStepDecision, SessionId,
 } from '../core/contract.js'
 import type { Action, EffectSpec, ListenerSpec, ModelStepSpec, SetupSpec } from './program.js'
 import type { World } from './world.js'
@@ -66,6 +66,9 @@ export class Behaviours {
       throw signal?.reason ?? new InjectedFault(`persistence load of "${id}" hung`)
     }
     world.trace.mark(`${actor}@end`, world.generation, { id })
+    // What the resumed log must hold (§9 43): the disk's events as the load reads them.
+    const persisted = world.disk.get(id)?.events.length ?? 0
+    if (persisted > 0) world.trace.mark(`resume:${id} persisted=${persisted}`, world.generation, { id })
   }
 
   /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */
@@ -73,6 +76,7 @@ export class Behaviours {
     const meta = { tx, id }
     return (agentCtx: Context) => {
       const world = this.world
+      this.#probeInitiator(agentCtx, `${actor}:${what}`, meta)
       world.trace.mark(`${actor}:${what}@setup:start`, world.generation, meta)
       spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${actor}:${what}:effect${i}`, meta))
       spec.listeners?.forEach((listener) => this.registerListener(agentCtx, listener, `${what}:scoped`))
@@ -101,6 +105,26 @@ export class Behaviours {
     }
   }
 
+  /**
+   * `withInitiator` returns exactly what its operation returned (§8), a promise included: probe it
+   * with the setup's agent and record a mark when it does not. Records nothing when the context has
+   * no agent or the call throws (other checks cover those).
+   */
+  #probeInitiator(agentCtx: Context, where: string, meta: { tx: string; id: string }): void {
+    let same: boolean
+    try {
+      const agent = agentCtx.agent
+      if (!agent) return
+      const p = Promise.resolve()
+      const v = {}
+      same = agentCtx.agents.withInitiator(agent, () => p) === p
+      same = agentCtx.agents.withInitiator(agent, () => v) === v && same
+    } catch {
+      return
+    }
+    if (!same) this.world.trace.mark(`${where} withInitiator returned another object`, this.world.generation, meta)
+  }
+
   /** Register a listener on `ctx` playing `spec.action` when it fires (§1.9 vocabulary). */
   registerListener(ctx: Context, spec: ListenerSpec, origin: string): void {
     let fired = 0
@@ -116,7 +140,7 @@ export class Behaviours {
     if (spec.event === 'agent/pre-step') {
       ctx.on('agent/pre-step', (payload, next) => {
         if (!matches([payload])) return next()
-        return this.#play(spec.action, label, origin, () => next()) as never
+        return this.#play<PreStepDecision | Promise<PreStepDecision>>(spec.action, label, origin, () => next(), {}, () => ({ kind: 'reject' })) as never
       })
       return
     }
@@ -134,8 +158,20 @@ export class Behaviours {
     }, `sim:${origin}`)
   }
 
-  /** Play an action; `then` supplies the normal result (e.g. a waterfall's `next()`). */
-  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}): T | Promise<T> {
+  /**
+   * Play an action when the process mints an agent's scope fiber (`env.minting`), synchronously
+   * inside the minting: a `throw` propagates into the minting; a rejection is observed here.
+   */
+  playMinting(action: Action, label: string, meta: { id?: string }): void {
+    const result = this.#play(action, label, 'minting', () => undefined, meta)
+    if (result instanceof Promise) result.catch(() => undefined)
+  }
+
+  /**
+   * Play an action; `then` supplies the normal result (e.g. a waterfall's `next()`), `blocked` the
+   * result of a `block` (by default the normal one: a block only blocks a waterfall).
+   */
+  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}, blocked: () => T = then): T | Promise<T> {
     const world = this.world
     world.trace.mark(`${origin} ${label} ${action.do}`, world.generation, meta)
     switch (action.do) {
@@ -154,6 +190,8 @@ export class Behaviours {
       case 'op':
         world.operations.inline(action.op, origin)
         return then()
+      case 'block':
+        return blocked()
     }
   }
 
@@ -179,6 +217,16 @@ export class Behaviours {
         throw new InjectedFault(`model call ${k + 1} of "${id}" failed`)
       case 'hang':
         await Promise.race([untilAborted(request.signal), this.world.port.block(`${actor}:hang`, actor)])
+        if (request.signal.aborted) {
+          // Who the model call runs on behalf of while it is being aborted (§8), read synchronously.
+          let aborting: string
+          try {
+            aborting = this.world.ctx.agents.currentInitiator()?.id ?? 'none'
+          } catch {
+            aborting = 'disposed'
+          }
+          this.world.trace.mark(`${actor}:call${k + 1} aborting initiator=${aborting}`, this.world.generation, { id })
+        }
         throw request.signal.reason
       case 'tool':
         if (spec.op) this.world.operations.inline(spec.op, `${actor}.tool`)

@@ -3,8 +3,9 @@
  * point) or inline from inside a dispatch, a commit, a disposer or a tool body.
  * @module
  */
-import type { Agent, AgentCancelCause, AgentHandle, Context } from '../core/contract.js'
+import type { Agent, AgentCancelCause, AgentHandle, Context, Fiber, UserMessage } from '../core/contract.js'
 import type { CauseKind, Operation } from './program.js'
+import { createStubAgent } from './stub-agent.js'
 import type { World } from './world.js'
 
 /** How an operation ended. */
@@ -20,6 +21,7 @@ export function describeOperation(op: Operation): string {
     case 'unloadOwner': return `unloadOwner(${op.owner})`
     case 'unloadFactory': case 'shutdown': case 'restart': return op.op
     case 'cancel': return `cancel(${op.session},${op.cause ?? 'user'}${op.keepInbox ? ',keep' : ''})`
+    case 'remove': return `remove(${op.session}${op.which === 'last' ? ',last' : ''})`
     default: return `${op.op}(${op.session})`
   }
 }
@@ -33,9 +35,29 @@ function causeOf(kind: CauseKind | undefined): AgentCancelCause {
   }
 }
 
+/** The text a `mutate` input operation writes into its sent copy after the send returned. */
+export const MUTATED_TEXT = 'mutated after send'
+
+/** Change the text of a sent (mutable) message copy in place: its first text part, or a string content. */
+function mutateInPlace(message: UserMessage): void {
+  const m = message as { content: unknown }
+  if (typeof m.content === 'string') {
+    m.content = MUTATED_TEXT
+    return
+  }
+  if (!Array.isArray(m.content)) return
+  const part = m.content.find((b: unknown) => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text') as { text: string } | undefined
+  if (part) part.text = MUTATED_TEXT
+}
+
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message
   try { return JSON.stringify(error) ?? String(error) } catch { return String(error) }
+}
+
+/** The label of the marks a simulated maintenance task leaves when it starts and when it settles. */
+export function maintenanceMark(actor: string, what: string, at: 'start' | 'end'): string {
+  return `${actor}:${what}@maintenance:${at}`
 }
 
 /** Executes operations against a world. */
@@ -99,7 +121,7 @@ export class Operations {
           ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
-        return this.#keep(op.session, handle)
+        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx)
       }
       case 'resume': {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
@@ -109,12 +131,14 @@ export class Operations {
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
-        return this.#keep(op.session, handle)
+        return this.#keep(op.session, handle, op.owner ?? actor, ctx)
       }
       case 'dispose': {
         const handle = world.handles.get(op.session)
         if (!handle) return { status: 'info', detail: 'no handle' }
+        const owner = world.handleOwners.get(op.session)
         await handle.dispose()
+        if (owner) this.#ownerKeeps(owner, op.session)
         return
       }
       case 'cancel': {
@@ -126,21 +150,43 @@ export class Operations {
       case 'followup': case 'steer': case 'inject': case 'queue': {
         const agent = this.#target(op.session)
         if (!agent) return { status: 'info', detail: 'not live' }
-        const message = world.message(op.text)
+        const message = op.mutate ? structuredClone(world.message(op.text)) : world.message(op.text)
         if (op.op === 'queue') {
           if (!agent.queue) return { status: 'info', detail: 'queue not supported' }
           agent.queue(message)
         } else agent[op.op](message)
+        // A factory that froze the caller's object in place leaves nothing to mutate.
+        if (op.mutate) try { mutateInPlace(message) } catch { /* frozen */ }
         return { status: 'ok', detail: message.id }
+      }
+      case 'remove': {
+        const agent = this.#target(op.session)
+        if (!agent) return { status: 'info', detail: 'not live' }
+        const pending = [...agent.inbox.nextTurn, ...agent.inbox.nextStep]
+        const message = op.which === 'last' ? pending[pending.length - 1] : pending[0]
+        if (!message) return { status: 'info', detail: 'nothing pending' }
+        agent.inbox.remove(message.id)
+        return { status: 'ok', detail: message.id }
+      }
+      case 'register': {
+        const dispose = world.ctx.agents.register(createStubAgent(op.session))
+        world.stubs.set(op.session, dispose)
+        return
       }
       case 'runMaintenance': {
         const agent = this.#target(op.session)
         if (!agent) return { status: 'info', detail: 'not live' }
         const steps = op.steps ?? 1
+        // Start and end marks let checkers see whether the task still ran (whenIdle, §7.5).
         await agent.runMaintenance(async (signal) => {
-          for (let k = 1; k <= steps; k++) {
-            await world.port.point(`${actor}:${what}@maintenance.${k}`, actor)
-            signal.throwIfAborted()
+          world.trace.mark(maintenanceMark(actor, what, 'start'), world.generation, { id: op.session })
+          try {
+            for (let k = 1; k <= steps; k++) {
+              await world.port.point(`${actor}:${what}@maintenance.${k}`, actor)
+              signal.throwIfAborted()
+            }
+          } finally {
+            world.trace.mark(maintenanceMark(actor, what, 'end'), world.generation, { id: op.session })
           }
         })
         return
@@ -174,8 +220,26 @@ export class Operations {
     return this.world.owner(owner).ctx
   }
 
-  #keep(id: string, handle: AgentHandle): OperationResult {
+  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context): OperationResult {
     this.world.handles.set(id, handle)
+    this.world.handleOwners.set(id, { name: owner, ctx })
     return { status: 'ok', detail: '' }
+  }
+
+  /**
+   * After a handle's dispose resolved: the owner fiber it was created through should keep no
+   * lifecycle effect of that id (§5.1 step 7). Not observed while the owner fiber or an ancestor is
+   * unloading: its effects are then being disposed by the unload and leave the fiber a little later.
+   */
+  #ownerKeeps(owner: { readonly name: string; readonly ctx: Context }, id: string): void {
+    const label = `agentLoop.lifecycle(${id})`
+    let kept: number
+    try {
+      for (let f: Fiber | undefined = owner.ctx.fiber; f; f = f.parent) if (f.state !== 'active') return
+      kept = owner.ctx.fiber.effectLabels().filter((l) => l === label).length
+    } catch {
+      return
+    }
+    if (kept > 0) this.world.trace.mark(`owner ${owner.name} keeps ${kept} ${label} after dispose`, this.world.generation, { id })
   }
 }

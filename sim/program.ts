@@ -23,6 +23,11 @@ export type Action =
   | { do: 'slow' }
   /** Perform a harness operation synchronously from inside the dispatch (not awaited). */
   | { do: 'op'; op: Operation }
+  /**
+   * On an `agent/pre-step` listener: return the decision `{ kind: 'reject' }` instead of calling
+   * `next()`. Anywhere else it does nothing but its mark.
+   */
+  | { do: 'block' }
 
 /** An async `setup` of `steps` scheduling points (§3.4) and its optional failures. */
 export interface SetupSpec {
@@ -81,7 +86,19 @@ export type Operation =
   | { op: 'resume'; session: string; setup?: SetupSpec; owner?: string; signal?: string }
   | { op: 'dispose'; session: string }
   | { op: 'cancel'; session: string; cause?: CauseKind; keepInbox?: boolean }
-  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string }
+  /**
+   * Send a message to the live agent. With `mutate`, a mutable deep copy of the message is sent and
+   * its text is changed in place right after the send call returns (an agent must have snapshotted it).
+   */
+  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string; mutate?: true }
+  /** `agent.inbox.remove(id)` of the first (default) or last pending message of the live agent, over `[...nextTurn, ...nextStep]`. */
+  | { op: 'remove'; session: string; which?: 'first' | 'last' }
+  /**
+   * Register a stub agent with this id directly in the agent registry through the root context
+   * (`ctx.agents.register`; §3.5 row L: an id held by an agent registered directly). Every method
+   * of the stub throws, except `whenIdle`.
+   */
+  | { op: 'register'; session: string }
   | { op: 'runMaintenance'; session: string; steps?: number }
   | { op: 'whenIdle'; session: string }
   | { op: 'abortSignal'; signal: string }
@@ -93,7 +110,7 @@ export type Operation =
 /** Every operation kind. */
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
-  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart',
+  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -117,6 +134,19 @@ export interface EnvironmentSpec {
    * invalid splices). Each is `{ id, events: [{type, data}] }`; seq and time are filled in.
    */
   persisted?: Array<{ id: string; events: Array<{ type: string; data: unknown }> }>
+  /**
+   * Behaviours played when the process mints an agent's scope fiber (the process's `scopeCreated`
+   * hook, synchronously inside scope minting): each plays its action at most `times` times (default
+   * 1) per process. A foreign process may not offer the hook; these then never fire.
+   */
+  minting?: MintingSpec[]
+}
+
+/** A behaviour played when the process mints an agent's scope fiber (see {@link EnvironmentSpec.minting}). */
+export interface MintingSpec {
+  action: Action
+  /** Fire at most this many times per process (default 1). */
+  times?: number
 }
 
 /** A whole program. */
@@ -133,7 +163,8 @@ export class ProgramError extends Error {
 }
 
 const CAUSES: readonly string[] = ['user', 'parent', 'hook', 'disposed']
-const ACTIONS: readonly string[] = ['throw', 'reject', 'slow', 'op']
+const ACTIONS: readonly string[] = ['throw', 'reject', 'slow', 'op', 'block']
+const WHICH: readonly string[] = ['first', 'last']
 const REPLIES: readonly string[] = ['text', 'fail', 'hang', 'tool', 'delay']
 const LOADS: readonly string[] = ['ok', 'slow', 'fail', 'hang']
 
@@ -193,6 +224,10 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   }
   if (o.op === 'cancel' && o.cause !== undefined && !CAUSES.includes(o.cause)) fail(`${path}.cause`, `expected one of ${CAUSES.join('|')}`)
   if (o.op === 'runMaintenance' && o.steps !== undefined) count(o.steps, `${path}.steps`)
+  if ((o.op === 'followup' || o.op === 'steer' || o.op === 'inject' || o.op === 'queue') && o.mutate !== undefined && o.mutate !== true) {
+    fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
+  }
+  if (o.op === 'remove' && o.which !== undefined && !WHICH.includes(o.which)) fail(`${path}.which`, `expected one of ${WHICH.join('|')}, got ${JSON.stringify(o.which)}`)
 }
 
 /** Validate a parsed program; throws a {@link ProgramError} naming the bad field. */
@@ -240,6 +275,14 @@ export function validateProgram(p: unknown): asserts p is Program {
         if (!isObject(e)) fail(`.env.persisted[${i}].events[${j}]`, 'expected {type, data}')
         str(e.type, `.env.persisted[${i}].events[${j}].type`)
       })
+    })
+  }
+  if (env.minting !== undefined) {
+    if (!Array.isArray(env.minting)) fail('.env.minting', 'expected an array of {action, times?}')
+    env.minting.forEach((m: unknown, i: number) => {
+      if (!isObject(m)) fail(`.env.minting[${i}]`, 'expected {action, times?}')
+      if (m.times !== undefined) count(m.times, `.env.minting[${i}].times`, 1)
+      validateAction(m.action, `.env.minting[${i}].action`)
     })
   }
 }

@@ -47,6 +47,8 @@ export type TraceEntry =
        * to no live lifecycle, even when a successor with the same id is live.
        */
       stale?: true
+      /** The payload's agent is not the registered agent object (§1.9). On `agent/created` and `agent/session-start` only. */
+      alias?: true
     }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
@@ -135,7 +137,7 @@ export function renderEntry(e: TraceEntry): string {
   switch (e.k) {
     case 'invoke': return `${head} ${e.actor.padEnd(6)} invoke   ${e.what}`
     case 'outcome': return `${head} ${e.actor.padEnd(6)} ${e.status.padEnd(8)} ${e.what} ${e.detail} ${snap(e.snap)}`
-    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}${e.stale ? ' (from the detached agent)' : ''}`
+    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}${e.stale ? ' (from the detached agent)' : ''}${e.alias ? ' (not the registered agent object)' : ''}`
     case 'append': return `${head} ${''.padEnd(6)} append   ${e.id}#${e.seq} ${e.type} ${short(e.data)}`
     case 'resumed': return `${head} ${''.padEnd(6)} resumed  ${e.id} next-turn=[${e.inbox.nextTurn.join(',')}] next-step=[${e.inbox.nextStep.join(',')}]`
     case 'warn': return `${head} ${''.padEnd(6)} warn     ${e.message}`

@@ -9,7 +9,7 @@
  * vocabulary, the registries' `get/list`, handles, `agent.inbox` and `agent.session`.
  * @module
  */
-import type { Agent, AgentHandle, AgentOptions, Context, EventName, Session, SessionId } from '../core/contract.js'
+import type { Agent, AgentHandle, AgentOptions, Context, Disposer, EventName, Fiber, Session, SessionId } from '../core/contract.js'
 import { EVENT_NAMES } from '../core/contract.js'
 import { createUserMessage } from '../core/messages.js'
 import type { PersistedSession } from '../core/persistence.js'
@@ -54,6 +54,13 @@ export class World {
   readonly #boot: ProcessFactory
   /** Latest successful handle per session id, in this process. */
   readonly handles = new Map<SessionId, AgentHandle>()
+  /**
+   * For each handle of {@link handles}: the owner its create/resume was called through (the name as
+   * the invoke entry states it, and its context), in this process.
+   */
+  readonly handleOwners = new Map<SessionId, { readonly name: string; readonly ctx: Context }>()
+  /** Disposers of the stub agents registered by `register` operations, in this process. */
+  readonly stubs = new Map<SessionId, Disposer>()
   readonly signals = new Map<string, AbortController>()
   /** Session objects that left the store, with their length at that moment (§5.3 check). */
   readonly #detached = new Map<Session, number>()
@@ -130,6 +137,8 @@ export class World {
     this.recordFinal()
     this.generation++
     this.handles.clear()
+    this.handleOwners.clear()
+    this.stubs.clear()
     this.signals.clear()
     await this.#start()
   }
@@ -165,6 +174,7 @@ export class World {
       model: this.behaviours.model,
       disk: this.disk,
       beforeLoad: (id, signal) => world.behaviours.load(id, signal),
+      ...(this.program.env?.minting?.length ? { scopeCreated: this.#minting() } : {}),
     })
     this.#observe(this.process)
     for (const effect of this.program.env?.effects ?? []) {
@@ -172,6 +182,25 @@ export class World {
       this.behaviours.registerEffect(ctx, effect, `env:${effect.on}`)
     }
     for (const listener of this.program.env?.listeners ?? []) this.behaviours.registerListener(this.ctx, listener, 'env')
+  }
+
+  /**
+   * The process's scope-minting observer playing `env.minting` for agent scopes (a scope keyed by an
+   * object; owner and factory scopes have no key), each behaviour at most `times` times per process.
+   */
+  #minting(): (fiber: Fiber, key: unknown) => void {
+    const specs = this.program.env?.minting ?? []
+    const fired = specs.map(() => 0)
+    return (fiber, key) => {
+      if (typeof key !== 'object' || key === null) return
+      const id = (key as { id?: unknown }).id
+      const name = typeof id === 'string' ? id : fiber.name
+      specs.forEach((spec, i) => {
+        if (fired[i]! >= (spec.times ?? 1)) return
+        fired[i]!++
+        this.behaviours.playMinting(spec.action, `scope:${name}`, typeof id === 'string' ? { id } : {})
+      })
+    }
   }
 
   /**
@@ -203,7 +232,9 @@ export class World {
               : name.startsWith('agent/inbox/') ? a.message.id
                 : name === 'agent/error' ? `turn ${a.turn} step ${a.step}: ${errorText(a.error)}`
                   : name === 'agent/turn-stopping' ? `turn ${a.turn}` : ''
-        this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation, ...(stale ? { stale: true as const } : {}) })
+        // §1.9: the payload's agent is the registered agent object (checked on the two publication edges).
+        const alias = !stale && agent !== undefined && (name === 'agent/created' || name === 'agent/session-start') && this.ctx.agents.get(id) !== agent
+        this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation, ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}) })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
           const session = a as Session

@@ -35,6 +35,13 @@ describe('program arbitrary', () => {
     expect(new Set(ALL_COVERAGE_KEYS).size).toBe(ALL_COVERAGE_KEYS.length)
   })
 
+  it('the key list names the block action on every event and effect site, minting, mutate and remove', () => {
+    expect(ALL_COVERAGE_KEYS.filter((k) => /^listener:[a-z-]+\/[a-z/-]+:block$/.test(k))).toHaveLength(14)
+    for (const on of ['root', 'owner', 'setup']) expect(ALL_COVERAGE_KEYS).toContain(`effect:${on}:block`)
+    for (const a of ['throw', 'reject', 'slow', 'op', 'block']) expect(ALL_COVERAGE_KEYS).toContain(`minting:${a}`)
+    for (const k of ['minting:times', 'site:minting', 'input:mutate', 'remove:last', 'op:remove', 'op:register']) expect(ALL_COVERAGE_KEYS).toContain(k)
+  })
+
   it('options restrict the generator: hangs:false never hangs; operations limits every kind, nested ones included', () => {
     const total: Record<string, number> = {}
     for (const p of fc.sample(programArbitrary({ hangs: false, operations: ['create', 'followup', 'dispose'] }), { numRuns: 300, seed: 3 })) {
@@ -100,6 +107,25 @@ describe('coverageOf', () => {
       'load:slow': 1,
       'persisted:invalid-splice': 1, 'persisted:empty': 1,
     })
+  })
+
+  it('counts the block action, minting behaviours, mutate inputs, remove and register', () => {
+    const p = build.program([
+      build.actor('a1', build.create('s1'), build.followup('s1', undefined, { mutate: true }), build.remove('s1', 'last'), build.remove('s1'), build.register('s2')),
+    ], {
+      listeners: [build.on('agent/pre-step', build.BLOCK)],
+      minting: [{ action: build.act(build.unloadOwner('o1')), times: 2 }],
+    })
+    expect(coverageOf(p)).toEqual({
+      'actors:1': 1,
+      'op:create': 1, 'op:followup': 1, 'op:remove': 2, 'op:register': 1, 'op:unloadOwner': 1,
+      'site:actor': 5, 'site:minting': 1,
+      'input:mutate': 1, 'remove:last': 1,
+      'listener:agent/pre-step:block': 1, 'listener-site:env': 1,
+      'minting:op': 1, 'minting:times': 1,
+    })
+    expect(evaluate(printProgram(p))).toEqual(p)
+    expect(printProgram(p)).toContain("followup('s1', undefined, { mutate: true }), remove('s1', 'last'), remove('s1'), register('s2')")
   })
 
   it('classifyLog agrees with the reference inbox replay on every generated persisted log', async () => {

@@ -1,21 +1,21 @@
 /**
  * Which operations and behaviours a program exercises, by stable keys (`op:create`,
- * `listener:agent/created:throw`, `model:hang`, `load:hang`, `setup:rejectAt`, …), so a campaign
+ * `listener:agent/created:throw`, `model:hang`, `load:hang`, `setup:rejectAt`, `minting:op`, …), so a campaign
  * can report the keys its programs never reached. {@link ALL_COVERAGE_KEYS} lists every key the
  * default generator can reach.
  * @module
  */
 import { EVENT_NAMES } from '../../core/contract.js'
-import type { EffectSpec, ListenerSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program.js'
+import type { EffectSpec, ListenerSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program.js'
 import { OPERATION_KINDS } from '../../sim/program.js'
 
-const ACTIONS = ['throw', 'reject', 'slow', 'op'] as const
+const ACTIONS = ['throw', 'reject', 'slow', 'op', 'block'] as const
 const CAUSES = ['user', 'parent', 'hook', 'disposed'] as const
 const REPLIES = ['text', 'fail', 'hang', 'tool', 'delay'] as const
 const LOADS = ['ok', 'slow', 'fail', 'hang'] as const
 
 /** Where an operation can sit. */
-export const OPERATION_SITES = ['actor', 'listener', 'effect', 'commit', 'tool'] as const
+export const OPERATION_SITES = ['actor', 'listener', 'effect', 'commit', 'tool', 'minting'] as const
 
 /** What a persisted log's inbox replay would make of it. */
 export type LogClass = 'empty' | 'turns' | 'pending' | 'invalid-splice'
@@ -27,13 +27,14 @@ export const ALL_COVERAGE_KEYS: readonly string[] = Object.freeze([
   'create:setup', 'create:owner', 'create:parent', 'create:signal', 'create:maxTokens', 'create:invalid-maxTokens', 'create:seeded',
   'resume:setup', 'resume:owner', 'resume:signal',
   'cancel:keepInbox', ...CAUSES.map((c) => `cancel:cause:${c}`),
-  'input:text', 'runMaintenance:steps',
+  'input:text', 'input:mutate', 'runMaintenance:steps', 'remove:last',
   'setup:sync', 'setup:async', 'setup:throwSync', 'setup:rejectAt', 'setup:hangAt', 'setup:commitThrows', 'setup:commitOp', 'setup:effects', 'setup:listeners',
   ...EVENT_NAMES.flatMap((e) => ACTIONS.map((a) => `listener:${e}:${a}`)),
   'listener:session-filter', 'listener:event-type-filter', 'listener:times', 'listener-site:env', 'listener-site:setup',
   ...['root', 'owner', 'setup'].flatMap((on) => ACTIONS.map((a) => `effect:${on}:${a}`)),
   ...REPLIES.map((r) => `model:${r}`), 'model:tool-op',
   ...LOADS.map((l) => `load:${l}`),
+  ...ACTIONS.map((a) => `minting:${a}`), 'minting:times',
   ...(['empty', 'turns', 'pending', 'invalid-splice'] satisfies LogClass[]).map((c) => `persisted:${c}`),
   'actors:1', 'actors:2', 'actors:3', 'actors:4',
 ])
@@ -119,6 +120,10 @@ export function coverageOf(program: Program): Record<string, number> {
         return
       case 'followup': case 'steer': case 'inject': case 'queue':
         if (o.text !== undefined) hit('input:text')
+        if (o.mutate) hit('input:mutate')
+        return
+      case 'remove':
+        if (o.which === 'last') hit('remove:last')
         return
       case 'runMaintenance':
         if (o.steps !== undefined) hit('runMaintenance:steps')
@@ -126,6 +131,11 @@ export function coverageOf(program: Program): Record<string, number> {
       default:
         return
     }
+  }
+  const minting = (m: MintingSpec): void => {
+    hit(`minting:${m.action.do}`)
+    if (m.times !== undefined) hit('minting:times')
+    if (m.action.do === 'op') operation(m.action.op, 'minting')
   }
   const modelStep = (m: ModelStepSpec): void => {
     hit(`model:${m.reply}`)
@@ -140,6 +150,7 @@ export function coverageOf(program: Program): Record<string, number> {
   for (const steps of Object.values(env?.model ?? {})) steps.forEach(modelStep)
   for (const l of Object.values(env?.loads ?? {})) hit(`load:${l.load}`)
   for (const p of env?.persisted ?? []) hit(`persisted:${classifyLog(p.events)}`)
+  env?.minting?.forEach(minting)
   return counts
 }
 

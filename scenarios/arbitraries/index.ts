@@ -5,7 +5,7 @@
  */
 export {
   actionArbitrary, actorArbitrary, DEFAULT_ARBITRARY_OPTIONS, effectArbitrary, environmentArbitrary, environmentEffectArbitrary,
-  listenerArbitrary, loadArbitrary, modelStepArbitrary, operationArbitrary, ownerArbitrary, persistedLogArbitrary,
+  listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, ownerArbitrary, persistedLogArbitrary,
   programArbitrary, SESSION_EVENT_TYPES, sessionArbitrary, setupArbitrary, signalArbitrary,
 } from './program.js'
 export type { ArbitraryOptions, OperationKind } from './program.js'

@@ -36,6 +36,7 @@ function action(a: Action): string {
     case 'throw': return 'THROW'
     case 'reject': return 'REJECT'
     case 'slow': return 'SLOW'
+    case 'block': return 'BLOCK'
     case 'op': return `act(${operation(a.op)})`
   }
 }
@@ -70,8 +71,15 @@ export function operation(o: Operation): string {
       const { op: _op, session, ...rest } = o
       return `cancel(${str(session)}${extra(rest)})`
     }
-    case 'followup': case 'steer': case 'inject': case 'queue':
-      return `${o.op}(${str(o.session)}${o.text === undefined ? '' : `, ${str(o.text)}`})`
+    case 'followup': case 'steer': case 'inject': case 'queue': {
+      const { op, session, text, ...rest } = o
+      const more = Object.keys(rest).length ? `, ${literal(rest)}` : ''
+      return `${op}(${str(session)}${text === undefined ? (more ? ', undefined' : '') : `, ${str(text)}`}${more})`
+    }
+    case 'remove':
+      return `remove(${str(o.session)}${o.which === undefined ? '' : `, ${str(o.which)}`})`
+    case 'register':
+      return `register(${str(o.session)})`
     case 'runMaintenance':
       return `runMaintenance(${str(o.session)}${o.steps === undefined ? '' : `, ${o.steps}`})`
     case 'dispose': case 'whenIdle':
@@ -95,6 +103,7 @@ function environment(env: EnvironmentSpec): string {
       m.reply === 'tool' && m.op ? `{ reply: 'tool', op: ${operation(m.op)} }` : literal(m)).join(', ')}]`).join(', ')} }`)
   }
   if (env.loads) lines.push(`loads: ${literal(env.loads)}`)
+  if (env.minting) lines.push(`minting: [${env.minting.map((m) => `{ action: ${action(m.action)}${m.times === undefined ? '' : `, times: ${m.times}`} }`).join(', ')}]`)
   if (env.persisted) lines.push(`persisted: [\n    ${env.persisted.map((p) => literal(p)).join(',\n    ')},\n  ]`)
   if (lines.length === 0) return '{}'
   return `{\n  ${lines.join(',\n  ')},\n}`

@@ -12,7 +12,7 @@ import type { Arbitrary } from 'fast-check'
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { EventName } from '../../core/contract.js'
 import type {
-  Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, ModelStepSpec, Operation, Program, SetupSpec,
+  Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec,
 } from '../../sim/program.js'
 import { OPERATION_KINDS, PROGRAM_VERSION } from '../../sim/program.js'
 
@@ -110,24 +110,51 @@ export function signalArbitrary(options: ArbitraryOptions = {}): Arbitrary<strin
 
 /** What a behaviour does when it fires; `op` actions only while `depth > 0`. */
 export function actionArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<Action> {
-  const plain: Arbitrary<Action>[] = [fc.constant({ do: 'throw' as const }), fc.constant({ do: 'reject' as const }), fc.constant({ do: 'slow' as const })]
+  const plain: Arbitrary<Action>[] = [
+    fc.constant({ do: 'throw' as const }), fc.constant({ do: 'reject' as const }), fc.constant({ do: 'slow' as const }), fc.constant({ do: 'block' as const }),
+  ]
   if (depth <= 0) return fc.oneof(...plain)
   return fc.oneof(...plain, operationArbitrary(options, depth - 1).map((op): Action => ({ do: 'op', op })))
 }
 
-/** A listener on any event of the vocabulary, with any action, optional session/event-type filters and `times`. */
+/**
+ * A listener on any event of the vocabulary, with any action, optional session/event-type filters and
+ * `times`. An `agent/pre-step` listener blocks the step (`block`) one time in three.
+ */
 export function listenerArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<ListenerSpec> {
-  return fc.record({
-    event: fc.constantFrom<EventName>(...EVENT_NAMES),
-    action: actionArbitrary(options, depth),
+  const action = actionArbitrary(options, depth)
+  const preStepAction = fc.oneof({ arbitrary: fc.constant<Action>({ do: 'block' }), weight: 1 }, { arbitrary: action, weight: 2 })
+  return fc.constantFrom<EventName>(...EVENT_NAMES).chain((event) => fc.record({
+    action: event === 'agent/pre-step' ? preStepAction : action,
     session: maybe(sessionArbitrary(options), 2),
     eventType: maybe(fc.constantFrom(...SESSION_EVENT_TYPES), 2),
     times: maybe(fc.integer({ min: 1, max: 3 }), 3),
   }, { noNullPrototype: true }).map((l): ListenerSpec => compact({
+    event,
     ...l,
     // An event-type filter only means something on session/event.
-    eventType: l.event === 'session/event' ? l.eventType : undefined,
-  }))
+    eventType: event === 'session/event' ? l.eventType : undefined,
+  })))
+}
+
+/** Operations a minting behaviour usually performs: the ones that race the creation being built (§9 59, 104). */
+const MINTING_OPERATIONS = ['unloadOwner', 'abortSignal', 'dispose'] as const
+
+/**
+ * A behaviour played when the process mints an agent scope: usually an operation racing the
+ * creation (owner unload, creation-signal abort, dispose of the id's handle), else a plain action.
+ */
+export function mintingArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<MintingSpec> {
+  const o = resolve(options)
+  const actions: { arbitrary: Arbitrary<Action>; weight: number }[] = [{ arbitrary: actionArbitrary(options, 0), weight: 1 }]
+  const kinds = MINTING_OPERATIONS.filter((k) => o.operations.includes(k))
+  if (depth > 0 && kinds.length > 0) {
+    actions.push({ arbitrary: operationArbitrary({ ...options, operations: kinds }, depth - 1).map((op): Action => ({ do: 'op', op })), weight: 3 })
+  }
+  return fc.record({
+    action: fc.oneof(...actions),
+    times: maybe(fc.integer({ min: 1, max: 3 }), 3),
+  }, { noNullPrototype: true }).map((m): MintingSpec => compact(m))
 }
 
 /** An effect whose disposer plays any action. */
@@ -256,6 +283,9 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     runMaintenance: () => fc.record({ session, steps: maybe(fc.integer({ min: 0, max: 3 }), 2) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op: 'runMaintenance', ...rest })),
     whenIdle: () => session.map((s): Operation => ({ op: 'whenIdle', session: s })),
+    remove: () => fc.record({ session, which: maybe(fc.constant('last' as const), 2) }, { noNullPrototype: true })
+      .map((rest): Operation => compact({ op: 'remove', ...rest })),
+    register: () => session.map((s): Operation => ({ op: 'register', session: s })),
     abortSignal: () => signalArbitrary(options).map((signal): Operation => ({ op: 'abortSignal', signal })),
     unloadOwner: () => ownerArbitrary(options).map((owner): Operation => ({ op: 'unloadOwner', owner })),
     unloadFactory: () => fc.constant<Operation>({ op: 'unloadFactory' }),
@@ -263,10 +293,12 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     restart: () => fc.constant<Operation>({ op: 'restart' }),
   }
   function input(op: 'followup' | 'steer' | 'inject' | 'queue'): Arbitrary<Operation> {
-    return fc.record({ session, text: maybe(text, 4) }, { noNullPrototype: true }).map((rest): Operation => compact({ op, ...rest }))
+    return fc.record({ session, text: maybe(text, 4), mutate: maybe(fc.constant(true as const), 4) }, { noNullPrototype: true })
+      .map((rest): Operation => compact({ op, ...rest }))
   }
   // Process-wide operations end most of a run's interest, so they are drawn less often.
-  const weight: Partial<Record<OperationKind, number>> = { create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1 }
+  // A registered stub holds its id for the rest of the process, so it is drawn rarely too.
+  const weight: Partial<Record<OperationKind, number>> = { create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, register: 1 }
   return fc.oneof(...o.operations.map((kind) => ({ arbitrary: byKind[kind](), weight: weight[kind] ?? 2 })))
 }
 
@@ -276,7 +308,7 @@ export function actorArbitrary(id: string, options: ArbitraryOptions = {}): Arbi
   return fc.array(operationArbitrary(options), { minLength: 1, maxLength: o.maxOps }).map((ops) => ({ id, ops }))
 }
 
-/** The environment: listeners, effects, model scripts, loads and persisted logs keyed by the session pool. */
+/** The environment: listeners, effects, model scripts, loads and persisted logs keyed by the session pool, minting behaviours. */
 export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<EnvironmentSpec> {
   const o = resolve(options)
   const perSession = <T>(arb: Arbitrary<T>): Arbitrary<Record<string, T>> =>
@@ -288,6 +320,7 @@ export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<
     loads: maybe(perSession(loadArbitrary(options)), 2),
     persisted: maybe(fc.subarray([...o.sessions], { minLength: 1 }).chain((ids) =>
       fc.tuple(...ids.map(() => persistedLogArbitrary())).map((logs) => ids.map((id, i) => ({ id, events: logs[i]! })))), 2),
+    minting: maybe(fc.array(mintingArbitrary(options), { minLength: 1, maxLength: 1 }), 4),
   }, { noNullPrototype: true }).map((env): EnvironmentSpec => compact(env))
 }
 
