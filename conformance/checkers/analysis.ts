@@ -187,14 +187,19 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   // that could publish here: a transaction with a setup whose commit has not yet run cannot (that is
   // what clause 36 looks for when it is the only candidate), so a same-id create without a setup
   // (one started from the first one's rollback, say) is preferred to it.
-  // Ranked: a transaction that resolved, then one that rejected only after this lifecycle was rolled
-  // back (a publisher rejects after its rollback, §3.5), then any; the earliest to settle within a rank.
+  // Ranked: a transaction that resolved while this lifecycle was live, then one that rejected only
+  // after it was rolled back (a publisher rejects after its rollback, §3.5), then any; the earliest
+  // to settle within a rank.
   let first: Tx | undefined
   const settles = (t: Tx): number => t.outcome?.i ?? Number.POSITIVE_INFINITY
   const plausible = (t: Tx): boolean => !t.hasSetup || t.commits.some((m) => m.i < at)
   const disposedAt = life.sessionDisposed?.i
-  const rank = (t: Tx): number =>
-    (plausible(t) ? 0 : 4) + (t.outcome?.status === 'ok' ? 0 : disposedAt !== undefined && t.outcome !== undefined && t.outcome.i > disposedAt ? 1 : 2)
+  // A transaction that resolved only after this lifecycle was gone published another one (a
+  // publisher resolves right after its agent/session-start, while its agent is live).
+  const rank = (t: Tx): number => {
+    const settledAfterDisposal = disposedAt !== undefined && t.outcome !== undefined && t.outcome.i > disposedAt
+    return (plausible(t) ? 0 : 4) + (t.outcome?.status === 'ok' ? (settledAfterDisposal ? 3 : 0) : settledAfterDisposal ? 1 : 2)
+  }
   for (const tx of candidates) {
     if (!open(tx)) continue
     if (!first || rank(tx) < rank(first) || (rank(tx) === rank(first) && settles(tx) < settles(first))) first = tx

@@ -6,6 +6,7 @@
 import type { Analysis } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { violation } from './violation.js'
+import { windowsOf } from './windows.js'
 import type { Violation } from './violation.js'
 
 const GROUP = 'AGENT-ATOMIC-TEST'
@@ -36,13 +37,28 @@ export function checkAtomic(a: Analysis): Violation[] {
   }
   // 65: coherence at every observed moment. A session may outlive its agent only between
   // agent/disposed and session/disposed (§5.3); an agent never outlives its session.
+  // Ids the program holds with an agent registered directly (§3.5 L): the stub has no session.
+  const stubs = new Set<string>()
+  const stubAt = new Map<number, string>()
+  for (const w of windowsOf(a)) if (w.spec.op === 'register') stubAt.set(w.invoke.i, keyOf(w.world, w.spec.session))
+  // 57: a creation that collided with such an agent rejects leaving no orphan session behind.
+  for (const tx of a.txs.values()) {
+    const o = tx.outcome
+    if (o?.status === 'fail' && /already registered/.test(o.detail) && o.snap.sessions.includes(tx.id) && !tx.life &&
+      !a.lives.some((l) => l.world === tx.world && l.id === tx.id && l.sessionCreated.i < o.i && (!l.sessionDisposed || l.sessionDisposed.i > o.i))) {
+      out.push(violation('AGENT-SCOPE-LIFECYCLE', 57, `"${tx.id}": ${tx.spec.op} rejected (${o.detail}) but left its session in the store (an orphan)`, o))
+    }
+  }
   const tearing = new Set<string>()
   for (const e of a.entries) {
+    const stub = stubAt.get(e.i)
+    if (stub) stubs.add(stub)
     if (e.k === 'event' && e.name === 'agent/disposed') tearing.add(keyOf(e.world, e.id))
     if (e.k === 'event' && e.name === 'session/disposed') tearing.delete(keyOf(e.world, e.id))
     if (e.k !== 'event' && e.k !== 'append' && e.k !== 'outcome' && e.k !== 'final') continue
     const { agents, sessions } = e.snap
     for (const id of agents) {
+      if (stubs.has(keyOf(e.world, id))) continue
       if (!sessions.includes(id)) out.push(violation(GROUP, 65, `agent "${id}" is registered without its session (agents=[${agents}] sessions=[${sessions}])`, e))
     }
     for (const id of sessions) {

@@ -23,6 +23,7 @@ export function checkCreation(a: Analysis): Violation[] {
     // 55: listeners of each creation edge see both registries hold the entries.
     for (const edge of [life.sessionCreated, life.agentCreated, life.sessionStart]) {
       if (!edge) continue
+      if (edge.alias) out.push(violation(PUBLISH, 55, `"${id}": ${edge.name} listeners were given another object than the registered agent (§1.9: the payload carries the agent itself)`, edge))
       if (!edge.snap.agents.includes(id) || !edge.snap.sessions.includes(id)) {
         out.push(violation(PUBLISH, 55, `"${id}": during ${edge.name} the registries were agents=[${edge.snap.agents}] sessions=[${edge.snap.sessions}]; both must hold "${id}"`, edge))
       }

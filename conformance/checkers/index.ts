@@ -10,11 +10,15 @@ import { analyse } from './analysis.js'
 import { checkAtomic } from './atomic.js'
 import { checkCreation } from './creation.js'
 import { checkInbox } from './inbox.js'
+import { checkLedger } from './ledger.js'
 import { checkLiveness } from './liveness.js'
 import { checkRegistry } from './registry.js'
 import { checkRuntime } from './runtime.js'
+import { checkSplices } from './splices.js'
 import { checkTeardown } from './teardown.js'
+import { checkTriggers } from './triggers.js'
 import type { Violation } from './violation.js'
+import { checkWake } from './wake.js'
 
 export type { Violation } from './violation.js'
 export { CHECKED_CLAUSES } from './violation.js'
@@ -25,7 +29,7 @@ export function checkRun(program: Program, trace: Trace, outcome: RunOutcome): V
   const a = analyse(trace, program)
   const all = [
     ...checkCreation(a), ...checkAtomic(a), ...checkRegistry(a), ...checkTeardown(a), ...checkInbox(a), ...checkRuntime(a),
-    ...checkLiveness(a, outcome),
+    ...checkLedger(a), ...checkSplices(a), ...checkWake(a), ...checkTriggers(a), ...checkLiveness(a, outcome),
   ]
   return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
 }

@@ -23,6 +23,10 @@ const KNOWN_REJECTIONS = [
   /^(setup|commit) of .* (threw|rejected)/, /^persistence load of .* (failed|hung)/,
   // Only the veto edges may turn a listener's throw into the rejection (§1.9); session-start is contained.
   /^listener:(session\/created|agent\/created) .* threw/, /^effect:.* (threw|rejected)/,
+  // A throwing observer of the scope minting fails the creation it interrupts.
+  / \(minting\) threw$/,
+  // A parent create under a stub agent the program registered directly (its ctx throws).
+  /^stub agent ".*" registered by the program$/,
 ]
 
 function end(outcome: RunOutcome): { i: number; d: number } {

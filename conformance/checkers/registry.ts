@@ -8,6 +8,7 @@ import type { Analysis } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
+import { stubKeys } from './windows.js'
 import type { Violation } from './violation.js'
 
 const GROUP = 'AGENT-REGISTRY-TEST'
@@ -22,7 +23,10 @@ export function checkRegistry(a: Analysis): Violation[] {
     if (life.agentDisposed && life.agentDisposed.snap.agents.includes(life.id)) out.push(violation(GROUP, 82, `"${life.id}": agent/disposed listeners still find the agent in the registry`, life.agentDisposed))
     if (life.sessionDisposed && life.sessionDisposed.snap.sessions.includes(life.id)) out.push(violation(GROUP, 88, `"${life.id}": session/disposed listeners still find the session in the store`, life.sessionDisposed))
   }
+  // A stub the program registered directly is disposed with its registry, never announced by a factory.
+  const stubs = stubKeys(a)
   for (const stray of a.strayDisposals) {
+    if (stubs.has(keyOf(stray.world, stray.id))) continue
     out.push(violation(GROUP, 79, `"${stray.id}": ${stray.name} for an entry whose announcement never began (or a second time)`, stray))
   }
   // 76: an announced entry leaves its registry only with its disposed edge.

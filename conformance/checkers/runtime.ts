@@ -1,7 +1,8 @@
 /**
  * AGENT-RUNTIME-SCOPE (status legality, whenIdle settlement), X-INPUT (balanced turns and steps),
- * AGENT-CREATE-RESUME 44 (turn numbering continues) and AGENT-INITIATOR-API 139 (a driver observes
- * its own agent as initiator inside its model calls).
+ * AGENT-CREATE-RESUME 44 (turn numbering continues), AGENT-INITIATOR-API 139 (a driver observes
+ * its own agent as initiator inside its model calls, and while they abort) and 130 (withInitiator
+ * returns its operation's exact result).
  * @module
  */
 import type { Analysis } from './analysis.js'
@@ -86,6 +87,8 @@ export function checkRuntime(a: Analysis): Violation[] {
     if (e.k !== 'mark' || !e.id) continue
     const match = / initiator=(.*)$/.exec(e.label)
     if (match && match[1] !== e.id) out.push(violation('AGENT-INITIATOR-API', 139, `"${e.id}": its model call observed initiator "${match[1]}"`, e))
+    // 130: the setup's probe saw withInitiator hand back another object than its operation returned.
+    if (e.label.endsWith(' withInitiator returned another object')) out.push(violation('AGENT-INITIATOR-API', 130, `"${e.id}": withInitiator reached through the agent's ctx returned another object than its operation's result`, e))
   }
   return dedupe(out)
 }

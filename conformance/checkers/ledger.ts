@@ -1,0 +1,128 @@
+/**
+ * The message ledger (P-LEDGER): what happens to each message between the caller and the model.
+ * - an accepted send is durably inserted before it returns (§7.2 step 1; §9 125, 142);
+ * - a request carries the message as logged, never the caller's later edits (§6.3; §9 122);
+ * - a message a completed turn claimed reached a request (§10.1; §9 162);
+ * - `cancel` without `keepInbox` drops everything pending when it was called (§7.3; §9 149);
+ * - nothing that was pending when teardown was requested is still pending at `agent/disposed`
+ *   (§5.1 step 3; §9 114).
+ * @module
+ */
+import type { Analysis, Life } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { dedupe } from './atomic.js'
+import type { SplicePayload } from './projection.js'
+import { isClaim, walkProjections } from './projection.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import { teardownRequest, windowsOf } from './windows.js'
+
+const INPUTS = new Set(['followup', 'steer', 'inject', 'queue'])
+
+/** Check the message ledger. */
+export function checkLedger(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const windows = windowsOf(a)
+  // Accepted sends, by the entry index of their outcome.
+  const sends = new Map<number, { world: number; session: string; message: string; invoke: number; canceledBefore: boolean }>()
+  // Cancels without keepInbox, by invoke and by outcome index.
+  const cancelInvokes = new Map<number, { world: number; session: string }>()
+  const cancelOutcomes = new Map<number, { world: number; session: string; invoke: number }>()
+  for (const w of windows) {
+    const s = w.spec
+    if (INPUTS.has(s.op) && w.outcome?.status === 'ok' && w.outcome.detail && 'session' in s) {
+      const canceledBefore = windows.some((c) => c.world === w.world && c.spec.op === 'cancel' && 'session' in c.spec && c.spec.session === s.session && c.invoke.i < w.invoke.i)
+      sends.set(w.outcome.i, { world: w.world, session: s.session, message: w.outcome.detail, invoke: w.invoke.i, canceledBefore })
+    }
+    if (s.op === 'cancel' && !s.keepInbox && w.outcome?.status === 'ok') {
+      cancelInvokes.set(w.invoke.i, { world: w.world, session: s.session })
+      cancelOutcomes.set(w.outcome.i, { world: w.world, session: s.session, invoke: w.invoke.i })
+    }
+  }
+  const pendingAtCancel = new Map<number, string[]>()
+  // 114 concerns what was pending when teardown began (§5.1 step 3); a send that lands during the
+  // teardown is unspecified (§12 Q3). The first request is an upper bound on when it began.
+  const requests = new Map<number, Life[]>()
+  for (const life of a.lives) {
+    if (!life.agentDisposed || life.agentDisposed.stale) continue
+    const request = teardownRequest(a, life, life.agentDisposed.i)
+    if (request) requests.set(request.invoke.i, [...(requests.get(request.invoke.i) ?? []), life])
+  }
+  const pendingAtRequest = new Map<Life, string[]>()
+  // Where each message was inserted (entry index) and the content it was logged with.
+  const insertedAt = new Map<string, number>()
+  const logged = new Map<string, string>()
+  // Per session: the ids the open turn claimed and no request has carried yet.
+  const claimed = new Map<string, Set<string>>()
+
+  walkProjections(a.entries, (e, projections) => {
+    if (e.k === 'resumed') {
+      for (const ev of e.events) {
+        if (ev.type !== 'agent/inbox/spliced') continue
+        for (const m of (ev.data as SplicePayload).inserted ?? []) logged.set(`${e.world}/${e.id}/${m?.id}`, JSON.stringify(m?.content))
+      }
+      return
+    }
+    for (const life of requests.get(e.i) ?? []) pendingAtRequest.set(life, projections.pending(life.world, life.id))
+    const cancel = cancelInvokes.get(e.i)
+    if (cancel) pendingAtCancel.set(e.i, projections.pending(cancel.world, cancel.session))
+    const done = cancelOutcomes.get(e.i)
+    if (done) {
+      const before = pendingAtCancel.get(done.invoke) ?? []
+      const left = projections.pending(done.world, done.session).filter((id) => before.includes(id))
+      if (left.length > 0) out.push(violation('X-CANCEL', 149, `"${done.session}": cancel without keepInbox returned with [${left}] still pending (every queued item must be durably canceled)`, e))
+    }
+    const send = sends.get(e.i)
+    if (send) {
+      const at = insertedAt.get(`${send.world}/${send.session}/${send.message}`)
+      if (at === undefined || at < send.invoke) {
+        out.push(violation('X-CANCEL', send.canceledBefore ? 142 : 125, `"${send.session}": ${send.message} was accepted but never durably inserted (no agent/inbox/spliced carries it)`, e))
+      }
+    }
+    if (e.k === 'event' && e.name === 'agent/disposed' && !e.stale) {
+      const life = a.lives.find((l) => l.agentDisposed === e)
+      const before = life ? pendingAtRequest.get(life) ?? [] : []
+      const left = projections.pending(e.world, e.id).filter((id) => before.includes(id))
+      if (left.length > 0) out.push(violation('AGENT-TEARDOWN-TEST', 114, `"${e.id}": [${left}] were pending when teardown was requested and still are at agent/disposed (pending items are durably canceled at disposal)`, e))
+    }
+    if (e.k !== 'append') return
+    const key = keyOf(e.world, e.id)
+    switch (e.type) {
+      case 'agent/inbox/spliced': {
+        const s = e.data as SplicePayload
+        for (const m of s?.inserted ?? []) {
+          insertedAt.set(`${e.world}/${e.id}/${m?.id}`, e.i)
+          logged.set(`${e.world}/${e.id}/${m?.id}`, JSON.stringify(m?.content))
+        }
+        if (s && isClaim(s)) {
+          const list = projections.get(e.world, e.id)[s.target] ?? []
+          const batch = claimed.get(key)
+          for (const id of list.slice(s.start, s.start + (s.removedCount ?? 0))) batch?.add(id)
+        }
+        return
+      }
+      case 'turn/start':
+        claimed.set(key, new Set())
+        return
+      case 'user/message': {
+        const m = e.data as { id?: string; content?: unknown }
+        claimed.get(key)?.delete(String(m?.id))
+        const was = logged.get(`${e.world}/${e.id}/${m?.id}`)
+        if (was !== undefined && was !== JSON.stringify(m?.content)) {
+          out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: the request carries ${m?.id} as ${JSON.stringify(m?.content)}, not as its splice logged it (${was}); the live inbox must hold the logged snapshot`, e))
+        }
+        return
+      }
+      case 'turn/end': {
+        const reason = (e.data as { reason?: { kind?: string } | null }).reason
+        const lost = [...(claimed.get(key) ?? [])]
+        claimed.delete(key)
+        if (reason?.kind === 'completed' && lost.length > 0) {
+          out.push(violation('X-INPUT', 162, `"${e.id}": turn ${(e.data as { turn?: number }).turn} completed but claimed [${lost}] without any request carrying them (no user/message)`, e))
+        }
+        return
+      }
+    }
+  })
+  return dedupe(out)
+}

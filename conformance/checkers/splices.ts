@@ -1,0 +1,70 @@
+/**
+ * The order and cause of the inbox's own splices:
+ * - `clear()` cancels next-step before next-turn (§6.4; §9 121);
+ * - a claim drains next-step before it takes the next-turn item (§6.4; §9 126);
+ * - a `canceled` splice has a cause: a cancel or `inbox.remove` on that agent, its teardown, or
+ *   the rollback of its creation; a pre-step rejection drops only the claimed batch (§9 163, 165).
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis, Life } from './analysis.js'
+import { keyOf } from './analysis.js'
+import { dedupe } from './atomic.js'
+import type { SplicePayload } from './projection.js'
+import { isCanceled, isClaim, walkProjections } from './projection.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import { openOn, windowsOf } from './windows.js'
+
+type Append = Extract<TraceEntry, { k: 'append' }>
+
+/** Operations whose effects may legitimately cancel another agent's pending items (teardown triggers). */
+const TEARDOWN_OPS = new Set(['dispose', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'abortSignal'])
+
+/** The lifecycle of `id` in `world` live at entry `i`. */
+function lifeAt(a: Analysis, world: number, id: string, i: number): Life | undefined {
+  return a.lives.find((l) => l.world === world && l.id === id && l.sessionCreated.i < i && (!l.sessionDisposed || l.sessionDisposed.i > i))
+}
+
+/** Check splice order and causes. */
+export function checkSplices(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const previous = new Map<string, { entry: Append; splice: SplicePayload; whole: boolean }>()
+  const windows = windowsOf(a)
+  walkProjections(a.entries, (e, projections) => {
+    if (e.k === 'invoke') {
+      // An operation between two splices makes them two causes, not one clear() or one claim.
+      previous.clear()
+      return
+    }
+    if (e.k !== 'append') return
+    const key = keyOf(e.world, e.id)
+    if (e.type !== 'agent/inbox/spliced') {
+      previous.delete(key)
+      return
+    }
+    const s = e.data as SplicePayload
+    const list = projections.get(e.world, e.id)[s?.target] ?? []
+    const whole = s?.start === 0 && s.removedCount === list.length
+    const before = previous.get(key)
+    previous.set(key, { entry: e, splice: s, whole })
+    if (before && before.entry.d === e.d && before.splice.target === 'next-turn' && s?.target === 'next-step') {
+      if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole) {
+        out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: clear() canceled next-turn before next-step (next-step comes first)`, e))
+      }
+      if (isClaim(before.splice) && isClaim(s)) {
+        out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a claim took the next-turn item before draining next-step`, e))
+      }
+    }
+    if (!s || !isCanceled(s)) return
+    if (openOn(a, e.world, e.id, e.i, ['cancel', 'remove']).length > 0) return
+    const life = lifeAt(a, e.world, e.id, e.i)
+    if (!life || life.tx?.outcome?.status === 'fail') return
+    const tearing = windows.some((w) => w.world === e.world && w.invoke.i > life.sessionCreated.i && w.invoke.i < e.i && TEARDOWN_OPS.has(w.spec.op))
+    if (tearing) return
+    const end = life.appends.find((x) => x.i > e.i && x.type === 'turn/end')
+    const blocked = (end?.data as { reason?: { kind?: string } } | undefined)?.reason?.kind === 'blocked'
+    out.push(violation('X-INPUT', blocked ? 165 : 163, `"${e.id}" seq ${e.seq}: ${s.target} items canceled with no cancel, remove or teardown asking for it${blocked ? ' (a pre-step rejection drops only the claimed batch)' : ''}`, e))
+  })
+  return dedupe(out)
+}

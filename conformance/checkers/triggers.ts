@@ -1,0 +1,100 @@
+/**
+ * What an owner's trigger must and must not do to a creation or a live agent:
+ * - an owner unload or a signal abort during publication stops it: no `agent/session-start`
+ *   after it, and the creation rejects (§3.1 steps 9–10; §9 60, 61);
+ * - an owner unload before setup started (even from inside the scope minting) means setup never
+ *   runs (§3.5 note; §9 104);
+ * - aborting the creation signal after the handle resolved tears nothing down (§3.3; §9 68);
+ * - after `handle.dispose()` began no new turn opens (§7.2 step 4; §9 107);
+ * - after `handle.dispose()` resolved the owner fiber holds no lifecycle effect for that id
+ *   beyond those of other creations still using it (§5.1 step 7; §9 99);
+ * - a resumed agent carries its whole persisted history (§3.1 R3; §9 43).
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis, Life, Tx } from './analysis.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import type { OpWindow } from './windows.js'
+import { sessionOf, teardownRequest, windowsOf } from './windows.js'
+
+type Mark = Extract<TraceEntry, { k: 'mark' }>
+
+/** The invokes in `tx`'s world that abort its creation: its owner unloading, its signal aborting. */
+function creationAborts(windows: readonly OpWindow[], tx: Tx, from: number, to: number): OpWindow[] {
+  const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
+  return windows.filter((w) => w.world === tx.world && w.invoke.i > from && w.invoke.i < to &&
+    ((w.spec.op === 'unloadOwner' && w.spec.owner === tx.owner) || (w.spec.op === 'abortSignal' && signal !== undefined && w.spec.signal === signal)))
+}
+
+function describe(w: OpWindow): string {
+  return w.spec.op === 'unloadOwner' ? `owner "${w.spec.owner}" began unloading` : w.spec.op === 'abortSignal' ? `its signal "${w.spec.signal}" was aborted` : w.spec.op
+}
+
+/** Check owner triggers against creations and live agents. */
+export function checkTriggers(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const windows = windowsOf(a)
+  const marks = a.entries.filter((e): e is Mark => e.k === 'mark')
+  for (const tx of a.txs.values()) {
+    const life = tx.life
+    // 104: setup never starts after the owner began unloading.
+    const setupStart = marks.find((m) => m.tx === tx.tx && m.label.endsWith('@setup:start'))
+    if (setupStart) {
+      const unload = creationAborts(windows, tx, tx.invoke.i, setupStart.i).find((w) => w.spec.op === 'unloadOwner')
+      if (unload) out.push(violation('AGENT-TEARDOWN-TEST', 104, `"${tx.id}": setup of ${tx.actor}:${tx.spec.op} started after ${describe(unload)}`, setupStart))
+    }
+    if (!life) continue
+    // 60: no agent/session-start after the creation was aborted.
+    if (life.sessionStart) {
+      const abort = creationAborts(windows, tx, tx.invoke.i, life.sessionStart.i)[0]
+      if (abort) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
+    }
+    // 61: and the creation rejects.
+    if (tx.outcome?.status === 'ok') {
+      const abort = creationAborts(windows, tx, tx.invoke.i, tx.outcome.i)[0]
+      if (abort) out.push(violation('AGENT-SCOPE-LIFECYCLE', 61, `"${tx.id}": ${tx.spec.op} resolved although ${describe(abort)} before it settled`, tx.outcome))
+    }
+    // 68: the creation signal is creation-only.
+    const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
+    if (tx.outcome?.status === 'ok' && signal !== undefined && life.agentDisposed && !life.agentDisposed.stale) {
+      const abort = windows.find((w) => w.world === tx.world && w.spec.op === 'abortSignal' && w.spec.signal === signal && w.invoke.i > tx.outcome!.i && w.invoke.i < life.agentDisposed!.i)
+      if (abort && teardownRequest(a, life, life.agentDisposed.i) === undefined) {
+        out.push(violation('AGENT-SCOPE-LIFECYCLE', 68, `"${tx.id}": aborting its creation signal "${signal}" after ${tx.spec.op} resolved tore the agent down`, life.agentDisposed))
+      }
+    }
+    // 43: a resume carries the persisted history.
+    // (the last load of that id before the publication: the disk as this resume read it)
+    const persisted = tx.spec.op === 'resume'
+      ? marks.filter((m) => m.world === tx.world && m.i > tx.invoke.i && m.i < life.sessionCreated.i && m.label.startsWith(`resume:${tx.id} persisted=`)).at(-1)
+      : undefined
+    if (persisted && tx.outcome?.status === 'ok') {
+      const n = Number(persisted.label.slice(persisted.label.lastIndexOf('=') + 1))
+      const resumed = a.entries.find((e) => e.k === 'resumed' && e.world === tx.world && e.id === tx.id && e.i > life.sessionCreated.i)
+      const length = resumed?.k === 'resumed' && (!life.sessionDisposed || resumed.i < life.sessionDisposed.i) ? resumed.events.length : 0
+      if (length < n) out.push(violation('AGENT-CREATE-RESUME', 43, `"${tx.id}": resumed with ${length} events although ${n} were persisted`, life.sessionCreated))
+    }
+  }
+  // 107: no turn opens after handle.dispose() began.
+  const handles = windows.filter((w) => (w.spec.op === 'create' || w.spec.op === 'resume') && w.outcome?.status === 'ok')
+  for (const w of windows) {
+    if (w.spec.op !== 'dispose' || w.outcome?.status === 'info') continue
+    const at = w.invoke.i
+    const session = w.spec.session
+    const owner = handles.filter((h) => h.world === w.world && sessionOf(h.spec) === session && h.outcome!.i < at).at(-1)
+    const life = owner?.invoke.tx ? a.txs.get(owner.invoke.tx)?.life : undefined
+    if (!life || life.sessionCreated.i > at || (life.sessionDisposed && life.sessionDisposed.i < at)) continue
+    const opened = life.appends.find((x) => x.i > at && x.type === 'turn/start')
+    if (opened) out.push(violation('AGENT-TEARDOWN-TEST', 107, `"${life.id}": turn/start appended after handle.dispose() began`, opened))
+  }
+  // 99: after dispose resolved, the owner keeps lifecycle effects only for other creations of that id.
+  for (const m of marks) {
+    const match = /^owner (\S+) keeps (\d+) agentLoop\.lifecycle\((.*)\) after dispose$/.exec(m.label)
+    if (!match) continue
+    const [, owner, count, id] = match
+    const inUse = [...a.txs.values()].filter((tx) => tx.world === m.world && tx.owner === owner && tx.id === id && tx.invoke.i < m.i &&
+      (!tx.outcome || tx.outcome.i > m.i || (tx.outcome.status === 'ok' && tx.life !== undefined && (!tx.life.sessionDisposed || tx.life.sessionDisposed.i > m.i)))).length
+    if (Number(count) > inUse) out.push(violation('AGENT-TEARDOWN-TEST', 99, `"${id}": after handle.dispose() resolved, owner "${owner}" still holds ${count} agentLoop.lifecycle(${id}) effect(s) (${inUse} in use)`, m))
+  }
+  return out
+}

@@ -1,0 +1,51 @@
+/**
+ * Who may wake an agent, and when it is idle:
+ * - an idle agent starts running only for a waking send (followup, steer) — never for quiet
+ *   input (inject, queue; §7.2 step 5, §9 123) — or for a latched wake replayed at an activity's
+ *   convergence while work is still pending (§7.2 "Latch replay"; §9 32, 147);
+ * - `whenIdle()` does not resolve while a maintenance task it was called during still runs (§7.5; §9 31).
+ * @module
+ */
+import { maintenanceMark } from '../../sim/operations.js'
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { walkProjections } from './projection.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import { openOn, sessionOf, windowsOf } from './windows.js'
+
+type Mark = Extract<TraceEntry, { k: 'mark' }>
+
+/** Check wake legality and whenIdle against maintenance. */
+export function checkWake(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  walkProjections(a.entries, (e, projections) => {
+    if (e.k !== 'event' || e.name !== 'agent/status' || e.detail !== 'running' || e.stale) return
+    if (openOn(a, e.world, e.id, e.i, ['followup', 'steer']).length > 0) return
+    const quiet = openOn(a, e.world, e.id, e.i, ['inject', 'queue'])
+    if (quiet.length > 0) {
+      out.push(violation('X-INPUT', 123, `"${e.id}": ${quiet[0]!.spec.op} (quiet input) woke the agent: status running with no waking send`, e))
+      return
+    }
+    if (projections.pending(e.world, e.id).length === 0) {
+      const maintenance = openOn(a, e.world, e.id, e.i, ['runMaintenance']).length > 0
+      out.push(violation('X-INPUT', maintenance ? 32 : 147, `"${e.id}": status running with nothing pending and no waking send (a latched wake replayed after its message was removed)`, e))
+    }
+  })
+  const marks = a.entries.filter((e): e is Mark => e.k === 'mark' && e.label.includes('@maintenance:'))
+  const windows = windowsOf(a)
+  for (const idle of windows) {
+    if (idle.spec.op !== 'whenIdle' || idle.outcome?.status !== 'ok') continue
+    const session = idle.spec.session
+    for (const m of windows) {
+      if (m.spec.op !== 'runMaintenance' || m.world !== idle.world || sessionOf(m.spec) !== session || m.invoke.i > idle.invoke.i) continue
+      const start = marks.find((x) => x.i > m.invoke.i && x.label === maintenanceMark(m.invoke.actor, m.invoke.what, 'start'))
+      if (!start || start.i > idle.invoke.i) continue
+      const end = marks.find((x) => x.i > start.i && x.label === maintenanceMark(m.invoke.actor, m.invoke.what, 'end'))
+      if (end && end.i < idle.outcome.i) continue
+      out.push(violation('X-INPUT', 31, `"${session}": whenIdle() resolved while the maintenance task it was called during was still running`, idle.outcome))
+    }
+  }
+  return dedupe(out)
+}

@@ -1,0 +1,81 @@
+/**
+ * Operation windows: each operation's invoke entry paired with its outcome. A synchronous call
+ * (a send, a cancel, an `inbox.remove`) does all its work between the two, so "which operations
+ * were open at entry i" tells a checker who caused what it sees there.
+ * @module
+ */
+import type { Operation } from '../../sim/program.js'
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis, Life } from './analysis.js'
+
+type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
+
+/** One operation from its invoke to its outcome (absent when it never settled). */
+export interface OpWindow {
+  readonly invoke: Entry<'invoke'>
+  readonly outcome: Entry<'outcome'> | undefined
+  readonly spec: Operation
+  readonly world: number
+}
+
+/** The session an operation targets, if it targets one. */
+export function sessionOf(spec: Operation): string | undefined {
+  return 'session' in spec ? spec.session : undefined
+}
+
+const cache = new WeakMap<Analysis, OpWindow[]>()
+
+/** Every operation window of the run, in invoke order (computed once per analysis). */
+export function windowsOf(a: Analysis): OpWindow[] {
+  const known = cache.get(a)
+  if (known) return known
+  const byKey = new Map<string, { invoke: Entry<'invoke'>; outcome: Entry<'outcome'> | undefined }>()
+  const list: { invoke: Entry<'invoke'>; outcome: Entry<'outcome'> | undefined }[] = []
+  for (const e of a.entries) {
+    if (e.k === 'invoke') {
+      const w = { invoke: e, outcome: undefined }
+      byKey.set(`${e.world}/${e.actor}/${e.op}`, w)
+      list.push(w)
+    } else if (e.k === 'outcome') {
+      const w = byKey.get(`${e.world}/${e.actor}/${e.op}`)
+      if (w && !w.outcome) w.outcome = e
+    }
+  }
+  const windows = list.map((w) => ({ invoke: w.invoke, outcome: w.outcome, spec: w.invoke.spec, world: w.invoke.world }))
+  cache.set(a, windows)
+  return windows
+}
+
+/** Whether the window is open at entry index `i` (invoked before it, not settled before it). */
+export function openAt(w: OpWindow, i: number): boolean {
+  return w.invoke.i < i && (w.outcome === undefined || w.outcome.i > i)
+}
+
+/** The windows open at entry `i` in `world` that target `session`, optionally of the given kinds. */
+export function openOn(a: Analysis, world: number, session: string, i: number, kinds?: readonly Operation['op'][]): OpWindow[] {
+  return windowsOf(a).filter((w) => w.world === world && openAt(w, i) && sessionOf(w.spec) === session && (!kinds || kinds.includes(w.spec.op)))
+}
+
+/** Ids (`world/id`) the program holds with an agent it registered directly (a stub, §3.5 L). */
+export function stubKeys(a: Analysis): Set<string> {
+  // Whatever its outcome: a registration whose announcement a listener vetoed may still hold the id.
+  return new Set(windowsOf(a).filter((w) => w.spec.op === 'register').map((w) => `${w.world}/${sessionOf(w.spec)}`))
+}
+
+/**
+ * The first request to tear `life` down made before entry `before`: a `dispose` of its id, an
+ * unload of its owner, a factory unload, shutdown or restart of its process, or (for a child
+ * created through a parent agent's ctx) the first such request for its parent. Undefined when
+ * nothing asked (a rollback, or a teardown nobody requested).
+ */
+export function teardownRequest(a: Analysis, life: Life, before: number, depth = 0): OpWindow | undefined {
+  const owner = life.tx?.owner
+  let first = windowsOf(a).find((w) => w.world === life.world && w.invoke.i < before && (
+    (w.spec.op === 'dispose' && w.spec.session === life.id) || (w.spec.op === 'unloadOwner' && w.spec.owner === owner) ||
+    w.spec.op === 'unloadFactory' || w.spec.op === 'shutdown' || w.spec.op === 'restart'))
+  if (depth > 8 || !owner?.startsWith('agent:')) return first
+  const parent = a.lives.find((p) => p.world === life.world && p.id === owner.slice('agent:'.length) && p.sessionCreated.i < life.sessionCreated.i && (!p.sessionDisposed || p.sessionDisposed.i > life.sessionCreated.i))
+  const inherited = parent ? teardownRequest(a, parent, before, depth + 1) : undefined
+  if (inherited && (!first || inherited.invoke.i < first.invoke.i)) first = inherited
+  return first
+}
