@@ -4,8 +4,9 @@
  * a run file and reported with its timeline, a replay command and a command that reruns it.
  *
  * Everything a run does is a function of its **run seed** `r`:
- * - the program (random-program mode) is `fc.sample(programArbitrary(), { seed: r, numRuns: 1 })`,
- *   fast-check's generator seeded by `r` alone, so run `r` does not depend on earlier runs;
+ * - the program (random-program mode) is drawn by fast-check's generator seeded by `r` alone (odd
+ *   seeds through a swarm configuration first, see {@link programForSeed}), so run `r` does not
+ *   depend on earlier runs;
  * - the schedule comes from a fresh strategy seeded with `r`: `random`, `pct` with depth
  *   `1 + r mod 3`, or `portfolio` (`r mod 4`: random, pct d=1, d=2, d=3);
  * - under `dfs`, each random program is explored by a bounded DFS (preemption bound 2, a few
@@ -34,6 +35,7 @@ import { dfs, guidedReplay, pct, random, replay } from '../sim/strategies/index.
 import type { Strategy } from '../sim/strategies/index.js'
 import { ALL_COVERAGE_KEYS, coverageOf, mergeCoverage, missingCoverage, programArbitrary } from './arbitraries/index.js'
 import type { ArbitraryOptions } from './arbitraries/index.js'
+import { swarmOptionsArbitrary } from './arbitraries/swarm.js'
 import type { Scenario } from './scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
@@ -201,10 +203,16 @@ export function strategyForSeed(kind: Exclude<CampaignStrategy, 'dfs'>, r: numbe
   }
 }
 
-/** The random program of run seed `r`. */
+/**
+ * The random program of run seed `r`: even seeds draw from every feature at once, odd seeds first
+ * draw a swarm configuration (a few operation kinds on one or two sessions) and then a program
+ * from it, so features that crowd each other out in the full mix still meet.
+ */
 export function programForSeed(r: number, options: ArbitraryOptions = {}): Program {
-  const [program] = fc.sample(programArbitrary(options), { seed: r, numRuns: 1 })
-  return { ...program!, name: `random ${r}` }
+  const swarm = r % 2 === 1
+  const arbitrary = swarm ? swarmOptionsArbitrary(options).chain((o) => programArbitrary(o)) : programArbitrary(options)
+  const [program] = fc.sample(arbitrary, { seed: r, numRuns: 1 })
+  return { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` }
 }
 
 function slug(text: string): string {

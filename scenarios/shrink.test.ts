@@ -14,11 +14,18 @@ const KEY = 'AGENT-SETUP-CONTRACT 36'
 
 describe('shrinking', () => {
   it('keeps the same clause while dropping actors, operations, behaviours and decisions; the result replays strictly', async () => {
-    const program = programForSeed(1)
-    const strategy = strategyForSeed('portfolio', 1)
-    strategy.beginRun()
-    const original = await runProgram(program, strategy, { install: mutant })
-    expect(checkRun(program, original.trace, original.outcome).map((v) => v.key)).toContain(KEY)
+    // The first campaign run seed whose program (of several operations) trips M01: robust to generator changes.
+    let found: { program: Program; original: Awaited<ReturnType<typeof runProgram>> } | undefined
+    for (let r = 1; r < 40 && !found; r++) {
+      const candidate = programForSeed(r)
+      if (candidate.actors.reduce((n, a) => n + a.ops.length, 0) < 2) continue
+      const strategy = strategyForSeed('portfolio', r)
+      strategy.beginRun()
+      const run = await runProgram(candidate, strategy, { install: mutant })
+      if (checkRun(candidate, run.trace, run.outcome).some((v) => v.key === KEY)) found = { program: candidate, original: run }
+    }
+    expect(found, `no run seed below 40 trips ${KEY}`).toBeDefined()
+    const { program, original } = found!
 
     const shrunk = await shrinkRun({ program, decisions: original.decisions, key: KEY, install: mutant })
     expect(shrunk.reproduced).toBe(true)
@@ -79,7 +86,8 @@ describe('shrinking', () => {
   })
 
   it('candidates are valid programs, coarse edits first, each different from the program', () => {
-    const program = programForSeed(7)
+    // An even seed draws from every feature at once (odd seeds draw a narrower swarm program).
+    const program = programForSeed(8)
     const text = JSON.stringify(program)
     const candidates = [...programCandidates(program)]
     expect(candidates.length).toBeGreaterThan(10)
