@@ -43,7 +43,7 @@ describe('campaign', () => {
     expect(text).toContain('AGENT-SETUP-CONTRACT 36 violated:')
     expect(text).toContain(`replay:  npx dsh-kit replay ${f.runFile}`)
     expect(text).toMatch(/shrunk in \d+ runs: operations \d+ → 1/)
-    expect(text).toMatch(/^FAILED: 1 clause\(s\) violated in 1 of \d+ runs/m)
+    expect(text).toMatch(/^FAILED: \d+ clause\(s\) violated in 1 of \d+ runs \(AGENT-SETUP-CONTRACT 36 in 1 run/m)
   })
 
   it('is deterministic: the same options give the same runs, failures and shrunk run', async () => {

@@ -4,9 +4,9 @@
  * a run file and reported with its timeline, a replay command and a command that reruns it.
  *
  * Everything a run does is a function of its **run seed** `r`:
- * - the program (random-program mode) is drawn by fast-check's generator seeded by `r` alone (odd
- *   seeds through a swarm configuration first, see {@link programForSeed}), so run `r` does not
- *   depend on earlier runs;
+ * - the program (random-program mode) is a function of `r` alone ({@link programForSeed}): one
+ *   drawn by fast-check's generator seeded by `r` (from every feature, or through a swarm
+ *   configuration), or every fourth seed a named scenario, so run `r` does not depend on earlier runs;
  * - the schedule comes from a fresh strategy seeded with `r`: `random`, `pct` with depth
  *   `1 + r mod 3`, or `portfolio` (`r mod 4`: random, pct d=1, d=2, d=3);
  * - under `dfs`, each random program is explored by a bounded DFS (preemption bound 2, a few
@@ -36,6 +36,7 @@ import type { Strategy } from '../sim/strategies/index.js'
 import { ALL_COVERAGE_KEYS, coverageOf, mergeCoverage, missingCoverage, programArbitrary } from './arbitraries/index.js'
 import type { ArbitraryOptions } from './arbitraries/index.js'
 import { swarmOptionsArbitrary } from './arbitraries/swarm.js'
+import { SCENARIOS } from './catalog.js'
 import type { Scenario } from './scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
@@ -204,12 +205,32 @@ export function strategyForSeed(kind: Exclude<CampaignStrategy, 'dfs'>, r: numbe
 }
 
 /**
- * The random program of run seed `r`: even seeds draw from every feature at once, odd seeds first
- * draw a swarm configuration (a few operation kinds on one or two sessions) and then a program
- * from it, so features that crowd each other out in the full mix still meet.
+ * The named scenarios a random-program campaign mixes in: those whose operations `options`
+ * allows and that do not expect a deadlock of their own.
  */
-export function programForSeed(r: number, options: ArbitraryOptions = {}): Program {
-  const swarm = r % 2 === 1
+export function scenarioMix(options: ArbitraryOptions = {}): readonly Scenario[] {
+  const allowed = new Set<string>(options.operations ?? OPERATION_KINDS)
+  const banned = OPERATION_KINDS.filter((k) => !allowed.has(k))
+  return SCENARIOS.filter((s) => !s.expectDeadlock && !banned.some((k) => uses(s.program, k)))
+}
+
+/**
+ * The program of run seed `r` in random-program mode, a function of `r` alone. Seeds come in
+ * blocks of four (`⌊r/4⌋`), so the four schedule strategies of a portfolio (`r mod 4`) each meet
+ * every kind of program; block `b` draws, by `b mod 4`:
+ * - 0, 1: a program drawn from every feature at once;
+ * - 2: a swarm configuration first (a few operation kinds on one or two sessions), then a program
+ *   from it, so features that crowd each other out in the full mix still meet;
+ * - 3: a named scenario (the `⌊b/4⌋`-th of {@link scenarioMix}, cyclically), a hand-built race
+ *   random programs reach only rarely.
+ */
+export function programForSeed(r: number, options: ArbitraryOptions = {}, mix: readonly Scenario[] = scenarioMix(options)): Program {
+  const block = Math.floor(r / 4)
+  if (block % 4 === 3 && mix.length > 0) {
+    const scenario = mix[Math.floor(block / 4) % mix.length]!
+    return { ...scenario.program, name: `scenario ${scenario.name} ${r}` }
+  }
+  const swarm = block % 4 === 2
   const arbitrary = swarm ? swarmOptionsArbitrary(options).chain((o) => programArbitrary(o)) : programArbitrary(options)
   const [program] = fc.sample(arbitrary, { seed: r, numRuns: 1 })
   return { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` }
@@ -245,6 +266,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(adapter.supports.resume ? {} : { operations: OPERATION_KINDS.filter((k) => k !== 'resume' && k !== 'restart') }),
     ...options.arbitrary,
   }
+  const mix = scenarioMix(arbitrary)
   const install = adapter.installFactory
   const baselineAdapter = options.baseline === false || (options.adapter ?? REFERENCE_ADAPTER) === (options.baseline ?? REFERENCE_ADAPTER)
     ? undefined
@@ -390,7 +412,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       if (stop()) break
       const r = seedAt(j)
       seeds++
-      const program = scenario ? scenario.program : programForSeed(r, arbitrary)
+      const program = scenario ? scenario.program : programForSeed(r, arbitrary, mix)
       if (!scenario) mergeCoverage(coverage, coverageOf(program))
       const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(options.dfsSchedules ?? 8) : [strategyForSeed(kind, r)]
       for (const strategy of strategies) {

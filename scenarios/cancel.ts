@@ -3,7 +3,7 @@
  * a slow `agent/pre-step` listener and during a hung model step; and which cause wins.
  * @module
  */
-import { actor, cancel, create, dispose, followup, inject, on, program, queue, runMaintenance, SLOW, steer, whenIdle } from './build.js'
+import { actor, cancel, create, dispose, followup, inject, on, program, queue, remove, runMaintenance, SLOW, steer, whenIdle } from './build.js'
 import type { OpSpan } from './goals.js'
 import { canceledSplice, ended, event, has, indexOf, mark, messageKinds, pendingAt, span, spans, statusAt, turnEndings, within } from './goals.js'
 import { defineScenario, goal } from './scenario.js'
@@ -168,5 +168,39 @@ const firstCause = defineScenario({
   ],
 })
 
+const latchRemoved = defineScenario({
+  name: 'latch-removed',
+  title: 'followups and a steer latched behind a maintenance task, some removed with inbox.remove before it settles; whenIdle waits through it and the replayed turn',
+  groups: ['X-INPUT', 'AGENT-RUNTIME-SCOPE'],
+  program: program([
+    actor('a1', create('s1'), runMaintenance('s1', 3), followup('s1')),
+    actor('a2', followup('s1'), remove('s1'), whenIdle('s1')),
+    actor('a3', followup('s1'), whenIdle('s1'), steer('s1'), remove('s1', 'last')),
+  ]),
+  goals: [
+    goal('latched-followup-removed', (t) => {
+      const m = span(t, 'a1', 'runMaintenance(s1)')
+      const f = span(t, 'a2', 'followup(s1)')
+      const r = span(t, 'a2', 'remove(s1)')
+      return ended(m, 'ok') && ended(f, 'ok') && ended(r, 'ok') && f.start > m.start && r.start < m.end
+    }),
+    goal('everything-latched-removed', (t) => {
+      const m = span(t, 'a1', 'runMaintenance(s1)')
+      return ended(m, 'ok') && spans(t, undefined, /^remove\(s1/).filter((r) => ended(r, 'ok') && r.start > m.start && r.start < m.end).length === 2
+    }),
+    goal('when-idle-follows-the-replayed-turn', (t) => {
+      const m = span(t, 'a1', 'runMaintenance(s1)')
+      const w = span(t, 'a3', 'whenIdle(s1)')
+      const turn = indexOf(t, (e) => e.k === 'append' && e.id === 's1' && e.type === 'turn/start', m?.start ?? 0)
+      return ended(m, 'ok') && ended(w, 'ok') && w.start > m.start && w.start < m.end && turn > m.start && turn < w.end
+    }),
+    goal('when-idle-during-maintenance', (t) => {
+      const m = span(t, 'a1', 'runMaintenance(s1)')
+      const w = span(t, 'a2', 'whenIdle(s1)')
+      return ended(m, 'ok') && ended(w, 'ok') && w.start > m.start && w.start < m.end
+    }),
+  ],
+})
+
 /** Cancellation scenarios. */
-export const CANCEL: readonly Scenario[] = [idle, maintenance, preStep, runningStep, whenIdleRelease, firstCause]
+export const CANCEL: readonly Scenario[] = [idle, maintenance, preStep, runningStep, whenIdleRelease, firstCause, latchRemoved]

@@ -3,16 +3,6 @@
  * `scenarios/`.
  * @module
  */
-import { CANCEL } from './cancel.js'
-import { INPUT } from './input.js'
-import { LISTENERS } from './listeners.js'
-import { OWNER_UNLOAD } from './owner-unload.js'
-import { REENTRANT } from './reentrant.js'
-import { RESUME } from './resume.js'
-import { SAME_ID } from './same-id.js'
-import type { Scenario } from './scenario.js'
-import { TEARDOWN } from './teardown.js'
-
 export { CLAUSE_GROUPS, defineScenario, goal, ScenarioError } from './scenario.js'
 export type { ClauseGroup, Goal, Scenario } from './scenario.js'
 export { reachGoals, scenarioStrategies } from './reach.js'
@@ -21,17 +11,7 @@ export * as goals from './goals.js'
 export * as build from './build.js'
 export * as arbitraries from './arbitraries/index.js'
 
-/** Every named scenario, grouped by theme in file order. */
-export const SCENARIOS: readonly Scenario[] = [
-  ...SAME_ID, ...OWNER_UNLOAD, ...TEARDOWN, ...REENTRANT, ...LISTENERS, ...CANCEL, ...INPUT, ...RESUME,
-]
-
-/** The scenario called `name`; throws listing the valid names. */
-export function findScenario(name: string): Scenario {
-  const found = SCENARIOS.find((s) => s.name === name)
-  if (!found) throw new Error(`unknown scenario ${JSON.stringify(name)}; expected one of: ${SCENARIOS.map((s) => s.name).join(', ')}`)
-  return found
-}
+export { findScenario, SCENARIOS } from './catalog.js'
 
 export { CAMPAIGN_STRATEGIES, CampaignError, programForSeed, runCampaign, strategyForSeed } from './campaign.js'
 export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation } from './campaign.js'

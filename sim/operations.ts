@@ -92,6 +92,12 @@ export class Operations {
     const tx = op.op === 'create' || op.op === 'resume' ? world.nextTx() : undefined
     const owner = op.op === 'create' && op.parent !== undefined ? `agent:${op.parent}` : op.op === 'create' || op.op === 'resume' ? op.owner ?? actor : undefined
     world.trace.add({ k: 'invoke', actor, op: index, what, world: generation, spec: op, ...(tx ? { tx } : {}), ...(owner ? { owner } : {}) })
+    if (op.op === 'resume') {
+      // What the resumed log should hold, as the disk stands now; a load mark later supersedes it
+      // (a create of the same id may rewrite the disk in between).
+      const persisted = world.disk.get(op.session)?.events.length ?? 0
+      if (persisted > 0) world.trace.mark(`resume:${op.session} persisted=${persisted}`, generation, { tx: tx!, id: op.session })
+    }
     let result: OperationResult
     try {
       const value = await this.#execute(op, actor, what, tx ?? '')

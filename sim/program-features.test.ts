@@ -133,14 +133,16 @@ describe('program format: new operations, action and environment behaviour', () 
     ])
   })
 
-  it('marks a resume of a persisted session with its length, right after its load', async () => {
+  it('marks a resume of a persisted session with its length, at the invoke and again after its load', async () => {
     const { entries } = await run({
       v: 1, actors: one({ op: 'resume', session: 's1' }, { op: 'resume', session: 's9' }),
       env: { persisted: [{ id: 's1', events: [{ type: 'note', data: 1 }, { type: 'note', data: 2 }] }] },
     })
-    const at = entries.findIndex((e) => e.k === 'mark' && e.label === 'load:s1@end')
-    expect(entries[at + 1]).toMatchObject({ k: 'mark', label: 'resume:s1 persisted=2', id: 's1' })
-    expect(marks(entries).filter((m) => m.includes('persisted='))).toHaveLength(1)
+    const invoked = entries.findIndex((e) => e.k === 'invoke' && e.what === 'resume(s1)')
+    expect(entries[invoked + 1]).toMatchObject({ k: 'mark', label: 'resume:s1 persisted=2', tx: 't1', id: 's1' })
+    const loaded = entries.findIndex((e) => e.k === 'mark' && e.label === 'load:s1@end')
+    expect(entries[loaded + 1]).toMatchObject({ k: 'mark', label: 'resume:s1 persisted=2', id: 's1' })
+    expect(marks(entries).filter((m) => m.includes('persisted='))).toHaveLength(2)
   })
 
   it('a hang aborted by a cancel marks the initiator seen while aborting', async () => {

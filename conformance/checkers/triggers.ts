@@ -64,9 +64,10 @@ export function checkTriggers(a: Analysis): Violation[] {
       }
     }
     // 43: a resume carries the persisted history.
-    // (the last load of that id before the publication: the disk as this resume read it)
+    // (the disk at the invocation, superseded by the last load of that id before the publication:
+    // the disk as this resume read it)
     const persisted = tx.spec.op === 'resume'
-      ? marks.filter((m) => m.world === tx.world && m.i > tx.invoke.i && m.i < life.sessionCreated.i && m.label.startsWith(`resume:${tx.id} persisted=`)).at(-1)
+      ? marks.filter((m) => m.world === tx.world && m.i >= tx.invoke.i && m.i < life.sessionCreated.i && m.label.startsWith(`resume:${tx.id} persisted=`)).at(-1)
       : undefined
     if (persisted && tx.outcome?.status === 'ok') {
       const n = Number(persisted.label.slice(persisted.label.lastIndexOf('=') + 1))
