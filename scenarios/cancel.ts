@@ -170,12 +170,12 @@ const firstCause = defineScenario({
 
 const latchRemoved = defineScenario({
   name: 'latch-removed',
-  title: 'followups and a steer latched behind a maintenance task, some removed with inbox.remove before it settles; whenIdle waits through it and the replayed turn',
+  title: 'a followup and a steer latched behind a maintenance task are removed with inbox.remove before it settles: no turn may follow',
   groups: ['X-INPUT', 'AGENT-RUNTIME-SCOPE'],
   program: program([
-    actor('a1', create('s1'), runMaintenance('s1', 3), followup('s1')),
-    actor('a2', followup('s1'), remove('s1'), whenIdle('s1')),
-    actor('a3', followup('s1'), whenIdle('s1'), steer('s1'), remove('s1', 'last')),
+    actor('a1', create('s1'), runMaintenance('s1', 4), followup('s1')),
+    actor('a2', followup('s1'), remove('s1')),
+    actor('a3', steer('s1'), remove('s1', 'last')),
   ]),
   goals: [
     goal('latched-followup-removed', (t) => {
@@ -188,19 +188,31 @@ const latchRemoved = defineScenario({
       const m = span(t, 'a1', 'runMaintenance(s1)')
       return ended(m, 'ok') && spans(t, undefined, /^remove\(s1/).filter((r) => ended(r, 'ok') && r.start > m.start && r.start < m.end).length === 2
     }),
-    goal('when-idle-follows-the-replayed-turn', (t) => {
+  ],
+})
+
+const whenIdleThroughLatch = defineScenario({
+  name: 'when-idle-through-latch',
+  title: 'whenIdle() called during a maintenance task that a followup latched behind: it must wait for the task and the replayed turn',
+  groups: ['AGENT-RUNTIME-SCOPE', 'X-INPUT'],
+  program: program([
+    actor('a1', create('s1'), runMaintenance('s1', 3)),
+    actor('a2', followup('s1'), whenIdle('s1')),
+    actor('a3', followup('s1'), whenIdle('s1')),
+  ]),
+  goals: [
+    goal('when-idle-follows-the-replayed-turn', (t) => spans(t, undefined, 'whenIdle(s1)').some((w) => {
       const m = span(t, 'a1', 'runMaintenance(s1)')
-      const w = span(t, 'a3', 'whenIdle(s1)')
       const turn = indexOf(t, (e) => e.k === 'append' && e.id === 's1' && e.type === 'turn/start', m?.start ?? 0)
       return ended(m, 'ok') && ended(w, 'ok') && w.start > m.start && w.start < m.end && turn > m.start && turn < w.end
-    }),
-    goal('when-idle-during-maintenance', (t) => {
+    })),
+    goal('when-idle-during-plain-maintenance', (t) => spans(t, undefined, 'whenIdle(s1)').some((w) => {
       const m = span(t, 'a1', 'runMaintenance(s1)')
-      const w = span(t, 'a2', 'whenIdle(s1)')
-      return ended(m, 'ok') && ended(w, 'ok') && w.start > m.start && w.start < m.end
-    }),
+      return ended(m, 'ok') && ended(w, 'ok') && w.start > m.start && w.start < m.end &&
+        !spans(t, undefined, 'followup(s1)').some((f) => ended(f, 'ok') && f.start > m.start && f.start < m.end)
+    })),
   ],
 })
 
 /** Cancellation scenarios. */
-export const CANCEL: readonly Scenario[] = [idle, maintenance, preStep, runningStep, whenIdleRelease, firstCause, latchRemoved]
+export const CANCEL: readonly Scenario[] = [idle, maintenance, preStep, runningStep, whenIdleRelease, firstCause, latchRemoved, whenIdleThroughLatch]

@@ -3,8 +3,8 @@
  * landing across turn and step boundaries.
  * @module
  */
-import { act, actor, create, followup, inject, on, program, steer } from './build.js'
-import { ended, event, has, messageKinds, span, spans, statusAt, turnEndings } from './goals.js'
+import { act, actor, BLOCK, create, followup, inject, on, program, steer } from './build.js'
+import { ended, event, has, messageKinds, pendingAt, span, spans, statusAt, turnEndings } from './goals.js'
 import { defineScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 import type { Trace } from '../sim/trace.js'
@@ -78,5 +78,26 @@ const fromListeners = defineScenario({
   ],
 })
 
+const blockedAdmission = defineScenario({
+  name: 'pre-step-blocks-with-queued-work',
+  title: 'an agent/pre-step listener rejects two batches while followups, steers and injects are queued behind them',
+  groups: ['X-INPUT', 'AGENT-INBOX-TEST'],
+  program: program([
+    actor('a1', create('s1'), followup('s1'), followup('s1'), followup('s1')),
+    actor('a2', inject('s1'), steer('s1'), followup('s1')),
+  ], {
+    listeners: [on('agent/pre-step', BLOCK, { session: 's1', times: 2 })],
+    model: { s1: [{ reply: 'tool' }, { reply: 'text' }, { reply: 'text' }] },
+  }),
+  goals: [
+    goal('blocked-with-work-queued', (t) => t.entries.some((e, i) => e.k === 'append' && e.id === 's1' && e.type === 'turn/end' &&
+      (e.data as { reason?: { kind?: string } }).reason?.kind === 'blocked' && pendingAt(t, 's1', i) > 0)),
+    goal('parked-work-runs-after-a-block', (t) => {
+      const ends = turnEndings(t, 's1')
+      return ends.includes('blocked') && ends.lastIndexOf('completed') > ends.indexOf('blocked')
+    }),
+  ],
+})
+
 /** Input scenarios. */
-export const INPUT: readonly Scenario[] = [bursts, fromListeners]
+export const INPUT: readonly Scenario[] = [bursts, fromListeners, blockedAdmission]
