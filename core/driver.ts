@@ -1,4 +1,4 @@
-import type { Agent, PreStepDecision, RootServices, Session, UserMessage } from './contract.js'
+import type { Agent, InboxTarget, PreStepDecision, RootServices, Session, UserMessage } from './contract.js'
 import type { InboxImpl } from './inbox.js'
 import type { RunningPhase } from './phases.js'
 import type { EventBus } from './scope/events.js'
@@ -20,30 +20,60 @@ function errorMessage(error: unknown): string {
 }
 
 /**
+ * The steps of a turn that a variant of the driver may replace one at a time (the conformance
+ * suite's mutants each replace one); {@link REFERENCE_TURN_STEPS} are the reference driver's.
+ */
+export interface TurnSteps {
+  /**
+   * Open the turn (§7.2 step 4, §10.1): refuse an already aborted activity, append `turn/start`
+   * (a failed append is reported as `agent/error` and rethrown), then advance the phase's
+   * counters. Returns the turn's number.
+   */
+  openTurn(host: DriverHost, phase: RunningPhase): number
+  /** Claim the batch of the next step (§6.4): next-step items, then one next-turn item at a turn's first step. */
+  claim(host: DriverHost, phase: RunningPhase, target: InboxTarget, turn: number): UserMessage[]
+  /** An `agent/pre-step` listener rejected `batch`: the turn closes `blocked`, the batch alone is dropped (§9 165). */
+  rejected(host: DriverHost, batch: readonly UserMessage[]): void
+  /** After `agent/turn-stopping` of the step that ended the turn: whether steering sent meanwhile makes another step (§9 162). */
+  continueAfterStop(host: DriverHost, turn: number): boolean
+}
+
+/** The reference driver's steps. */
+export const REFERENCE_TURN_STEPS: TurnSteps = {
+  openTurn(host, phase) {
+    phase.abort.signal.throwIfAborted()
+    const turn = phase.turn + 1
+    try {
+      host.session.append('turn/start', { turn })
+    } catch (error) {
+      host.bus.contained('agent/error', host.agent, { agent: host.agent, turn, step: 0, error })
+      throw error
+    }
+    phase.turn = turn
+    phase.step = 0
+    return turn
+  },
+  claim: (host, _phase, target, turn) => host.inbox.claim(target, turn),
+  rejected: () => undefined,
+  continueAfterStop: (host) => host.inbox.nextStep.length > 0,
+}
+
+/**
  * One turn of the minimal driver of §10.1. Everything up to the first await (the `turn/start`
  * append and the first claim) runs synchronously inside the waking `send()`. Returns whether the
  * driver should run another turn (pending work after a normally closed turn).
  */
-export async function runTurn(host: DriverHost, phase: RunningPhase): Promise<boolean> {
+export async function runTurn(host: DriverHost, phase: RunningPhase, steps: TurnSteps = REFERENCE_TURN_STEPS): Promise<boolean> {
   const { agent, session, inbox, bus } = host
   const sig = phase.abort.signal
-  sig.throwIfAborted()
-  const turn = phase.turn + 1
-  try {
-    session.append('turn/start', { turn })
-  } catch (error) {
-    bus.contained('agent/error', agent, { agent, turn, step: 0, error })
-    throw error
-  }
-  phase.turn = turn
-  phase.step = 0
-  let target: 'next-turn' | 'next-step' = 'next-turn'
+  const turn = steps.openTurn(host, phase)
+  let target: InboxTarget = 'next-turn'
   let ending: Ending | null = null
   try {
     for (;;) {
       sig.throwIfAborted()
       const step = phase.step + 1
-      const batch = inbox.claim(target, turn)
+      const batch = steps.claim(host, phase, target, turn)
       // The prompt-assembly hook of §10.1: an await that observes the signal (a cancellation window).
       await host.services.checkpoint(`agent:${agent.id}:assembly`)
       sig.throwIfAborted()
@@ -54,6 +84,7 @@ export async function runTurn(host: DriverHost, phase: RunningPhase): Promise<bo
       sig.throwIfAborted()
       if (decision.kind === 'reject') {
         ending = { kind: 'blocked' }
+        steps.rejected(host, batch)
         return false
       }
       if (ending && decision.messages.length === 0) break
@@ -74,8 +105,8 @@ export async function runTurn(host: DriverHost, phase: RunningPhase): Promise<bo
       if (ending && inbox.nextStep.length === 0) {
         await bus.serial('agent/turn-stopping', agent, { agent, turn, signal: sig })
         sig.throwIfAborted()
+        if (!steps.continueAfterStop(host, turn)) break
       }
-      if (ending && inbox.nextStep.length === 0) break
       target = 'next-step'
     }
   } catch (error) {

@@ -6,98 +6,28 @@
  * whatever steering arrived meanwhile out of the inbox with a claim: the message never reaches any
  * request (no user/message) and is never reported as discarded (violates P-LEDGER, §10.1, §9 162).
  */
-import type { AgentOptions, PreStepDecision, Session, UserMessage } from '../../core/contract.js'
+import type { AgentOptions, Session } from '../../core/contract.js'
 import { ReferenceAgent } from '../../core/agent.js'
-import { modelStep } from '../../core/driver.js'
-import type { DriverHost, Ending } from '../../core/driver.js'
+import { REFERENCE_TURN_STEPS, runTurn } from '../../core/driver.js'
+import type { TurnSteps } from '../../core/driver.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { RunningPhase } from '../../core/phases.js'
 import { referenceAdapter } from '../adapter.js'
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-/** A copy of the reference `runTurn` (core/driver.ts) with the bug marked `BUG`. */
-async function buggyRunTurn(host: DriverHost, phase: RunningPhase): Promise<boolean> {
-  const { agent, session, inbox, bus } = host
-  const sig = phase.abort.signal
-  sig.throwIfAborted()
-  const turn = phase.turn + 1
-  try {
-    session.append('turn/start', { turn })
-  } catch (error) {
-    bus.contained('agent/error', agent, { agent, turn, step: 0, error })
-    throw error
-  }
-  phase.turn = turn
-  phase.step = 0
-  let target: 'next-turn' | 'next-step' = 'next-turn'
-  let ending: Ending | null = null
-  try {
-    for (;;) {
-      sig.throwIfAborted()
-      const step = phase.step + 1
-      const batch = inbox.claim(target, turn)
-      // The prompt-assembly hook of §10.1: an await that observes the signal (a cancellation window).
-      await host.services.checkpoint(`agent:${agent.id}:assembly`)
-      sig.throwIfAborted()
-      const decision = await bus.waterfall<unknown, PreStepDecision>(
-        'agent/pre-step', agent, { agent, messages: batch, turn, step, signal: sig },
-        () => ({ kind: 'enter', messages: batch }),
-      )
-      sig.throwIfAborted()
-      if (decision.kind === 'reject') {
-        ending = { kind: 'blocked' }
-        return false
-      }
-      if (ending && decision.messages.length === 0) break
-      if (phase.step === 0 && decision.messages.length === 0) {
-        ending = { kind: 'completed' }
-        return false
-      }
-      sig.throwIfAborted()
-      session.append('step/start', { turn, step })
-      phase.step = step
-      try {
-        for (const message of decision.messages) session.append('user/message', message as UserMessage)
-        ending = await modelStep(host, sig, turn, step)
-      } finally {
-        session.append('step/end', { turn, step })
-      }
-      sig.throwIfAborted()
-      if (ending && inbox.nextStep.length === 0) {
-        await bus.serial('agent/turn-stopping', agent, { agent, turn, signal: sig })
-        sig.throwIfAborted()
-        // BUG: the turn is over; late steering is swept away.
-        inbox.claim('next-step', turn)
-        break
-      }
-      if (ending && inbox.nextStep.length === 0) break
-      target = 'next-step'
-    }
-  } catch (error) {
-    if (sig.aborted) {
-      ending = { kind: 'aborted', reason: sig.reason }
-      throw error
-    }
-    ending = { kind: 'error', error: { message: errorMessage(error), code: 'UNKNOWN' } }
-    bus.contained('agent/error', agent, { agent, turn, step: phase.step, error })
-    throw error
-  } finally {
-    session.append('turn/end', { turn, reason: ending })
-  }
-  if (!inbox.hasPending) return false
-  phase.abort = new AbortController()
-  phase.wakeRequested = false
-  phase.step = 0
-  return true
+/** The reference driver's steps, but steering that arrived during turn-stopping is swept away. */
+const BUGGY_STEPS: TurnSteps = {
+  ...REFERENCE_TURN_STEPS,
+  continueAfterStop(host, turn) {
+    // BUG: the turn is over; late steering is claimed and never reaches a request.
+    host.inbox.claim('next-step', turn)
+    return false
+  },
 }
 
 class BuggyAgent extends ReferenceAgent {
   protected override runTurn(phase: RunningPhase): Promise<boolean> {
-    return buggyRunTurn(this.host, phase)
+    return runTurn(this.host, phase, BUGGY_STEPS)
   }
 }
 
