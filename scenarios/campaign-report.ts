@@ -55,7 +55,7 @@ export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaig
 
 /** The whole campaign report as text. */
 export function formatCampaign(report: CampaignReport, options: FormatCampaignOptions = {}): string {
-  const what = report.mode === 'scenario' ? `scenario ${report.scenario}` : 'random programs (programArbitrary, one per run seed)'
+  const what = report.mode === 'scenario' ? `scenario ${report.scenario}` : 'random programs (full mix, swarm and named scenarios by seed block, one per run seed)'
   const outcomes = Object.entries(report.outcomes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')
   const lines = [
     `dsh-kit fuzz — adapter ${report.adapter}, ${what}, strategy ${report.strategy}, seed ${report.seed}, shard ${report.shard.index}/${report.shard.count}`,
@@ -74,7 +74,11 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
     const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more (all in --json)` : ''
     lines.push(`coverage: ${exercised}/${total} program coverage keys exercised${missing.length ? `; never exercised: ${shown.join(', ')}${more}` : ''}`)
   }
-  if (report.goals) {
+  if (report.goals && report.mode === 'programs') {
+    const reached = Object.values(report.goals.reached).filter((r) => r !== undefined)
+    lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)
+    if (report.goals.missed.length) lines.push(`goals never reached: ${report.goals.missed.join(', ')}`)
+  } else if (report.goals) {
     const reached = Object.entries(report.goals.reached).filter(([, r]) => r !== undefined)
     lines.push(`goals: ${reached.length}/${Object.keys(report.goals.reached).length} reached${reached.length ? ` (${reached.map(([g, r]) => `${g} at run ${r}`).join(', ')})` : ''}`)
     if (report.goals.missed.length) lines.push(`goals never reached: ${report.goals.missed.join(', ')}`)

@@ -9,7 +9,7 @@ import { readRunFile } from '../sim/run-file.js'
 import { runProgram } from '../sim/run.js'
 import { replay } from '../sim/strategies/index.js'
 import { ALL_COVERAGE_KEYS } from './arbitraries/index.js'
-import { CampaignError, runCampaign } from './campaign.js'
+import { CampaignError, drawForSeed, runCampaign, scenarioMix } from './campaign.js'
 import type { CampaignProgress } from './campaign.js'
 import { formatCampaign } from './campaign-report.js'
 import { defineScenario, findScenario, goal } from './index.js'
@@ -113,6 +113,26 @@ describe('campaign', () => {
     const failing = await runCampaign({ adapter: m01, adapterModule: 'm01.js', scenario: withSetup, strategy: 'dfs', shrink: false })
     expect(failing.failures[0]!.rerun).toBe('npx dsh-kit fuzz --adapter m01.js --scenario tiny-two-creates --strategy dfs --seed 0 --runs 1')
     await expect(runCampaign({ scenario: findScenario('same-id-two-creates'), strategy: 'dfs', shard: { index: 1, count: 2 } })).rejects.toThrow(CampaignError)
+  })
+
+  it('mixes named scenarios and swarm programs into random programs by seed block, and reports the mixed-in goals', async () => {
+    const mix = scenarioMix()
+    expect(mix.length).toBeGreaterThan(30)
+    expect(mix.some((s) => s.expectDeadlock)).toBe(false)
+    // Seeds 12..15 form block 3, the first scenario block: the first scenario of the mix, under four strategies.
+    expect(drawForSeed(12).scenario).toBe(mix[0])
+    expect(drawForSeed(8).program.name).toBe('swarm 8')
+    expect(drawForSeed(4).program.name).toBe('random 4')
+    expect(drawForSeed(28).scenario).toBe(mix[1])
+    // No resume: no scenario that resumes or restarts.
+    expect(scenarioMix({ operations: ['create', 'followup'] }).every((s) => !JSON.stringify(s.program).includes('"op":"resume"'))).toBe(true)
+    const report = await runCampaign({ seed: 12, runs: 4 })
+    const names = Object.keys(report.goals!.reached)
+    expect(names).toContain(`${mix[0]!.name}: ${mix[0]!.goals[0]!.name}`)
+    expect(names.length).toBe(mix.reduce((n, s) => n + s.goals.length, 0))
+    expect(Object.entries(report.goals!.reached).filter(([, r]) => r !== undefined).every(([n]) => n.startsWith(`${mix[0]!.name}: `))).toBe(true)
+    expect(Object.values(report.goals!.reached).some((r) => r !== undefined)).toBe(true)
+    expect(formatCampaign(report)).toMatch(/^goals of the scenarios mixed in: \d+\/\d+ reached$/m)
   })
 
   it('stops when shouldStop says so (the CLI time budget), and refuses bad options', async () => {

@@ -183,7 +183,10 @@ export interface CampaignReport {
   readonly failures: readonly CampaignFailure[]
   /** Differential mode: violations the baseline shows too, not counted against the adapter. */
   readonly shared: readonly SharedViolation[]
-  /** Scenario mode: each goal's first run (0-based), and the goals never reached. */
+  /**
+   * Each goal's first run (0-based), and the goals never reached: the scenario's, or in random-program
+   * mode those of every scenario mixed in, named `<scenario>: <goal>`.
+   */
   readonly goals?: { readonly reached: Record<string, number | undefined>; readonly missed: readonly string[] }
   /** Random-program mode: coverage keys the drawn programs exercised, and the ones never exercised. */
   readonly coverage?: { readonly exercised: number; readonly total: number; readonly missing: readonly string[] }
@@ -225,15 +228,20 @@ export function scenarioMix(options: ArbitraryOptions = {}): readonly Scenario[]
  *   random programs reach only rarely.
  */
 export function programForSeed(r: number, options: ArbitraryOptions = {}, mix: readonly Scenario[] = scenarioMix(options)): Program {
+  return drawForSeed(r, options, mix).program
+}
+
+/** {@link programForSeed}, and the named scenario it came from (if it did). */
+export function drawForSeed(r: number, options: ArbitraryOptions = {}, mix: readonly Scenario[] = scenarioMix(options)): { program: Program; scenario?: Scenario } {
   const block = Math.floor(r / 4)
   if (block % 4 === 3 && mix.length > 0) {
     const scenario = mix[Math.floor(block / 4) % mix.length]!
-    return { ...scenario.program, name: `scenario ${scenario.name} ${r}` }
+    return { program: { ...scenario.program, name: `scenario ${scenario.name} ${r}` }, scenario }
   }
   const swarm = block % 4 === 2
   const arbitrary = swarm ? swarmOptionsArbitrary(options).chain((o) => programArbitrary(o)) : programArbitrary(options)
   const [program] = fc.sample(arbitrary, { seed: r, numRuns: 1 })
-  return { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` }
+  return { program: { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` } }
 }
 
 function slug(text: string): string {
@@ -288,7 +296,9 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   const violationCounts: Record<string, number> = {}
   const failures: CampaignFailure[] = []
   const shared = new Map<string, SharedViolation>()
-  const reached: Record<string, number | undefined> = Object.fromEntries((scenario?.goals ?? []).map((g) => [g.name, undefined]))
+  // Goals by name: the scenario's own, or (random programs) `<scenario>: <goal>` of every scenario mixed in.
+  const goalName = (of: Scenario, goal: string): string => (scenario ? goal : `${of.name}: ${goal}`)
+  const reached: Record<string, number | undefined> = Object.fromEntries((scenario ? [scenario] : mix).flatMap((sc) => sc.goals.map((g) => [goalName(sc, g.name), undefined])))
   const coverage: Record<string, number> = {}
   let runs = 0
   let seeds = 0
@@ -311,10 +321,13 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   ].join(' ')
 
   /** Check one run; on a new clause, shrink and save it. Returns true when the campaign must stop. */
-  const afterRun = async (program: Program, result: RunResult, strategyName: string, r: number): Promise<boolean> => {
+  const afterRun = async (program: Program, result: RunResult, strategyName: string, r: number, drawnFrom: Scenario | undefined): Promise<boolean> => {
     runs++
     outcomes[result.outcome.kind]++
-    for (const g of scenario?.goals ?? []) if (reached[g.name] === undefined && g.reached(result.trace)) reached[g.name] = runs - 1
+    for (const g of drawnFrom?.goals ?? []) {
+      const name = goalName(drawnFrom!, g.name)
+      if (reached[name] === undefined && g.reached(result.trace)) reached[name] = runs - 1
+    }
     let violations = check(program, result)
     if (violations.length === 0) return false
     if (options.differential && baselineAdapter) {
@@ -401,7 +414,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       seeds++
       const name = strategy.name
       const result = await runProgram(scenario.program, strategy, { install })
-      if (await afterRun(scenario.program, result, name, j)) {
+      if (await afterRun(scenario.program, result, name, j, scenario)) {
         stoppedBy = 'failure'
         break
       }
@@ -412,14 +425,16 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       if (stop()) break
       const r = seedAt(j)
       seeds++
-      const program = scenario ? scenario.program : programForSeed(r, arbitrary, mix)
+      const drawn = scenario ? { program: scenario.program, scenario } : drawForSeed(r, arbitrary, mix)
+      const { program } = drawn
+      const drawnFrom = drawn.scenario
       if (!scenario) mergeCoverage(coverage, coverageOf(program))
       const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(options.dfsSchedules ?? 8) : [strategyForSeed(kind, r)]
       for (const strategy of strategies) {
         if (kind !== 'dfs' && !strategy.beginRun()) break
         const name = strategy.name
         const result = await runProgram(program, strategy, { install })
-        if (await afterRun(program, result, name, r)) {
+        if (await afterRun(program, result, name, r, drawnFrom)) {
           stoppedBy = 'failure'
           break outer
         }
@@ -435,7 +450,8 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     mode: scenario ? 'scenario' : 'programs',
     ...(scenario ? { scenario: scenario.name } : {}),
     adapter: adapter.name, strategy: kind, seed, shard, runs, seeds, stoppedBy, outcomes, violatingRuns, violationCounts, failures, shared: [...shared.values()],
-    ...(scenario ? { goals: { reached, missed } } : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
+    goals: { reached, missed },
+    ...(scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
     passed: violatingRuns === 0,
   }
 }

@@ -13,7 +13,7 @@ export * as arbitraries from './arbitraries/index.js'
 
 export { findScenario, SCENARIOS } from './catalog.js'
 
-export { CAMPAIGN_STRATEGIES, CampaignError, programForSeed, runCampaign, strategyForSeed } from './campaign.js'
+export { CAMPAIGN_STRATEGIES, CampaignError, drawForSeed, programForSeed, runCampaign, scenarioMix, strategyForSeed } from './campaign.js'
 export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation } from './campaign.js'
 export { formatCampaign, formatCampaignFailure, formatSizes } from './campaign-report.js'
 export type { FormatCampaignOptions } from './campaign-report.js'
