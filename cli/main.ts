@@ -39,8 +39,8 @@ commands:
   fuzz [--adapter <module>] [--runs N | --time 60s] [--seed S] [--strategy random|pct|dfs|portfolio]
        [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--keep-going] [--no-shrink]
        [--differential] [--no-baseline] [--no-timelines]
-      run random programs (or one named scenario) under many schedules with every checker on;
-      a failure is shrunk, saved as a run file and printed with its replay command; each failure
+      run random programs (or one named scenario) under many schedules with every checker on
+      (default --runs 100, or 500 for a scenario); a failure is shrunk, saved as a run file and printed with its replay command; each failure
       is cross-checked on the reference factory, and --differential does not count violations
       the reference shows too
   replay <run-file> [--adapter <module>] [--timeline]

@@ -46,6 +46,15 @@ import { buildTimeline, renderLanes } from './timeline/index.js'
 export const CAMPAIGN_STRATEGIES = ['random', 'pct', 'dfs', 'portfolio'] as const
 export type CampaignStrategy = (typeof CAMPAIGN_STRATEGIES)[number]
 
+/** Run seeds a random-program campaign uses when given neither `runs` nor `shouldStop`. */
+export const DEFAULT_RUNS = 100
+
+/**
+ * Runs a scenario campaign uses when given neither `runs` nor `shouldStop`: enough for the
+ * portfolio's schedules to reach every goal of every named scenario (the slowest need about 300).
+ */
+export const DEFAULT_SCENARIO_RUNS = 500
+
 /** A shard of the seed range: `index` of `count`, 1-based. */
 export interface Shard {
   readonly index: number
@@ -64,7 +73,10 @@ export interface CampaignOptions {
   readonly strategy?: CampaignStrategy
   /** Base seed, a non-negative integer (default 0). */
   readonly seed?: number
-  /** Run seeds to use at most (default 100, or unbounded when `shouldStop` is given). */
+  /**
+   * Run seeds to use at most: default {@link DEFAULT_RUNS} for random programs and
+   * {@link DEFAULT_SCENARIO_RUNS} for a scenario, unbounded when `shouldStop` is given.
+   */
   readonly runs?: number
   /** Default 1/1. */
   readonly shard?: Shard
@@ -263,7 +275,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   if (!Number.isSafeInteger(shard.count) || shard.count < 1 || !Number.isSafeInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
     throw new CampaignError(`shard must be i/n with 1 <= i <= n, got ${shard.index}/${shard.count}`)
   }
-  const maxSeeds = options.runs ?? (options.shouldStop ? Number.POSITIVE_INFINITY : 100)
+  const maxSeeds = options.runs ?? (options.shouldStop ? Number.POSITIVE_INFINITY : options.scenario ? DEFAULT_SCENARIO_RUNS : DEFAULT_RUNS)
   if (!(maxSeeds >= 0)) throw new CampaignError(`runs must be >= 0, got ${maxSeeds}`)
   const scenario = options.scenario
   if (scenario && kind === 'dfs' && shard.count > 1) throw new CampaignError('a dfs over a scenario explores one tree in order and cannot be sharded; shard random, pct or portfolio instead')
