@@ -62,8 +62,50 @@ const WAKE_DURING_TEARDOWN = {
   ].join('\n'),
 }
 
+const OWNER_UNLOAD_SEEN_LATE = {
+  verdict: 'upstream',
+  title: 'an owner unload requested during publication is seen only after it: cordis runs the lifecycle effect a microtask later, and the re-checks read only the fused signal',
+  /** The run shows: the owner's unload invoked after the creation began and before its agent/session-start (or its resolution). */
+  confirm(entries, violation) {
+    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+    const owner = /owner "([^"]+)"/.exec(violation.message)?.[1]
+    const life = id && lifeOf(entries, id)
+    if (!life || !owner) return undefined
+    const unload = entries.find((e) => e.k === 'invoke' && e.spec.op === 'unloadOwner' && e.spec.owner === owner && e.i > life.created.i)
+    const start = unload && entries.find((e) => e.k === 'event' && e.name === 'agent/session-start' && e.id === id && e.i > unload.i)
+    return start ? `${unload.actor}'s unloadOwner(${owner}) (#${unload.i}) began inside the publication of "${id}" (session/created #${life.created.i}); agent/session-start still fired (#${start.i}) and the creation resolved, with the teardown only after it${life.disposed ? ` (agent/disposed #${life.disposed.i})` : ''}` : undefined
+  },
+  reading: [
+    'Upstream bug (`@deepseek-ai/dsh-agent-loop` 0.1.0-rc.8 on `cordis` 4.0.1). `AgentLoop.prepare()` fuses the owner',
+    'into its abort controller through the owner fiber\'s lifecycle effect (`agentLoop.lifecycle(<id>)`), and',
+    '`publish()`\'s re-checks after each edge (`assertLive()`) read only that controller. cordis\' `Fiber._unload()`',
+    'runs each effect disposer after an `await Promise.resolve()`, so when a `session/created` (or `agent/created`)',
+    'listener unloads the caller\'s fiber, the fiber is already unloading but the controller is aborted only a',
+    'microtask later, after the synchronous publication finished: `agent/session-start` fires and `create()` resolves',
+    'with a handle to an agent whose teardown starts right after. Contract: §3.1 steps 9–10 (liveness re-checked after',
+    'each edge, the owner fiber included), §2.1 (an unload notifies synchronously), §9 60 and 61. Upstream\'s own test of',
+    '60/61 disposes the lifecycle effect itself, which aborts synchronously. A fix upstream: `assertLive()` also checks',
+    '`ownerCtx.fiber` is still active. The kit\'s reference re-checks the owner fiber\'s state.',
+  ].join('\n'),
+}
+
 /** Rules, most specific first. */
 export const CLASSIFICATIONS = [
+  {
+    key: 'AGENT-TEARDOWN-TEST 107',
+    match: /turn\/start appended after handle\.dispose\(\) began/,
+    ...WAKE_DURING_TEARDOWN,
+  },
+  {
+    key: 'AGENT-PREPARE-PUBLISH 60',
+    match: /agent\/session-start fired after owner "[^"]+" began unloading during its publication/,
+    ...OWNER_UNLOAD_SEEN_LATE,
+  },
+  {
+    key: 'AGENT-PREPARE-PUBLISH 61',
+    match: /resolved although owner "[^"]+" began unloading before it settled/,
+    ...OWNER_UNLOAD_SEEN_LATE,
+  },
   {
     key: 'AGENT-TEARDOWN-TEST 97',
     match: /agent\/disposed while a turn was still open/,
