@@ -38,20 +38,29 @@ export interface TurnSteps {
   continueAfterStop(host: DriverHost, turn: number): boolean
 }
 
+/**
+ * Append the next turn's `turn/start` (a failed append is reported as `agent/error` and rethrown),
+ * then advance the phase's counters; returns the turn's number. The unchecked half of
+ * {@link TurnSteps.openTurn}.
+ */
+export function appendTurnStart(host: DriverHost, phase: RunningPhase): number {
+  const turn = phase.turn + 1
+  try {
+    host.session.append('turn/start', { turn })
+  } catch (error) {
+    host.bus.contained('agent/error', host.agent, { agent: host.agent, turn, step: 0, error })
+    throw error
+  }
+  phase.turn = turn
+  phase.step = 0
+  return turn
+}
+
 /** The reference driver's steps. */
 export const REFERENCE_TURN_STEPS: TurnSteps = {
   openTurn(host, phase) {
     phase.abort.signal.throwIfAborted()
-    const turn = phase.turn + 1
-    try {
-      host.session.append('turn/start', { turn })
-    } catch (error) {
-      host.bus.contained('agent/error', host.agent, { agent: host.agent, turn, step: 0, error })
-      throw error
-    }
-    phase.turn = turn
-    phase.step = 0
-    return turn
+    return appendTurnStart(host, phase)
   },
   claim: (host, _phase, target, turn) => host.inbox.claim(target, turn),
   rejected: () => undefined,

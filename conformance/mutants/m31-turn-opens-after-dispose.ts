@@ -8,7 +8,7 @@
  */
 import type { AgentOptions, Session } from '../../core/contract.js'
 import { ReferenceAgent } from '../../core/agent.js'
-import { REFERENCE_TURN_STEPS, runTurn } from '../../core/driver.js'
+import { appendTurnStart, REFERENCE_TURN_STEPS, runTurn } from '../../core/driver.js'
 import type { TurnSteps } from '../../core/driver.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
@@ -18,19 +18,8 @@ import { referenceAdapter } from '../adapter.js'
 /** The reference driver's steps, but the turn opens without checking the activity's signal. */
 const BUGGY_STEPS: TurnSteps = {
   ...REFERENCE_TURN_STEPS,
-  openTurn(host, phase) {
-    // BUG: no abort check before the turn opens.
-    const turn = phase.turn + 1
-    try {
-      host.session.append('turn/start', { turn })
-    } catch (error) {
-      host.bus.contained('agent/error', host.agent, { agent: host.agent, turn, step: 0, error })
-      throw error
-    }
-    phase.turn = turn
-    phase.step = 0
-    return turn
-  },
+  // BUG: no abort check before the turn opens.
+  openTurn: appendTurnStart,
 }
 
 class BuggyAgent extends ReferenceAgent {
