@@ -23,6 +23,16 @@ function lifeOf(entries, id) {
   return { created, disposed }
 }
 
+/** The lifecycle of the violation's `"<id>"`, the owner it names, and that owner's first unload after the lifecycle began. */
+function ownerUnloadOf(entries, violation) {
+  const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+  const owner = /owner "([^"]+)"/.exec(violation.message)?.[1]
+  const life = id && lifeOf(entries, id)
+  if (!life || !owner) return undefined
+  const unload = entries.find((e) => e.k === 'invoke' && e.spec.op === 'unloadOwner' && e.spec.owner === owner && e.i > life.created.i)
+  return unload ? { id, owner, life, unload } : undefined
+}
+
 /** Whether a trigger aimed at `id` (or at everything) was invoked in `(from, to)`. */
 function triggerBetween(entries, id, from, to) {
   return entries.find((e) => e.k === 'invoke' && e.i > from && e.i < to && TRIGGERS.has(e.spec.op) && (e.spec.op !== 'dispose' || e.spec.session === id))
@@ -67,12 +77,10 @@ const OWNER_UNLOAD_SEEN_LATE = {
   title: 'an owner unload requested during publication is seen only after it: cordis runs the lifecycle effect a microtask later, and the re-checks read only the fused signal',
   /** The run shows: the owner's unload invoked after the creation began and before its agent/session-start (or its resolution). */
   confirm(entries, violation) {
-    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
-    const owner = /owner "([^"]+)"/.exec(violation.message)?.[1]
-    const life = id && lifeOf(entries, id)
-    if (!life || !owner) return undefined
-    const unload = entries.find((e) => e.k === 'invoke' && e.spec.op === 'unloadOwner' && e.spec.owner === owner && e.i > life.created.i)
-    const start = unload && entries.find((e) => e.k === 'event' && e.name === 'agent/session-start' && e.id === id && e.i > unload.i)
+    const found = ownerUnloadOf(entries, violation)
+    if (!found) return undefined
+    const { id, owner, life, unload } = found
+    const start = entries.find((e) => e.k === 'event' && e.name === 'agent/session-start' && e.id === id && e.i > unload.i)
     return start ? `${unload.actor}'s unloadOwner(${owner}) (#${unload.i}) began inside the publication of "${id}" (session/created #${life.created.i}); agent/session-start still fired (#${start.i}) and the creation resolved, with the teardown only after it${life.disposed ? ` (agent/disposed #${life.disposed.i})` : ''}` : undefined
   },
   reading: [
@@ -123,12 +131,10 @@ export const CLASSIFICATIONS = [
     title: 'D17 — an owner-fiber unload that starts after another trigger does not join the teardown',
     /** The run shows: something else (another owner, or a rollback) had started the teardown when the owner's unload resolved. */
     confirm(entries, violation) {
-      const id = /^"([^"]+)"/.exec(violation.message)?.[1]
-      const owner = /owner "([^"]+)"/.exec(violation.message)?.[1]
-      const life = id && lifeOf(entries, id)
-      if (!life || !owner) return undefined
-      const unload = entries.find((e) => e.k === 'invoke' && e.spec.op === 'unloadOwner' && e.spec.owner === owner && e.i > life.created.i)
-      const resolved = unload && entries.find((e) => e.k === 'outcome' && e.actor === unload.actor && e.op === unload.op && e.world === unload.world && e.i > unload.i)
+      const found = ownerUnloadOf(entries, violation)
+      if (!found) return undefined
+      const { id, owner, life, unload } = found
+      const resolved = entries.find((e) => e.k === 'outcome' && e.actor === unload.actor && e.op === unload.op && e.world === unload.world && e.i > unload.i)
       if (!resolved) return undefined
       // Another owner of this lifecycle: its handle, the factory, the process (an unload of some
       // other owner fiber does not reach this agent) …
