@@ -68,7 +68,8 @@ export class Behaviours {
     world.trace.mark(`${actor}@end`, world.generation, { id })
     // What the resumed log must hold (§9 43): the disk's events as the load reads them.
     const persisted = world.disk.get(id)?.events.length ?? 0
-    if (persisted > 0) world.trace.mark(`resume:${id} persisted=${persisted}`, world.generation, { id })
+    // (also a 0 once a resume was marked with a length: the disk may have been emptied since)
+    if (persisted > 0 || world.persistedMarked.has(id)) world.trace.mark(`resume:${id} persisted=${persisted}`, world.generation, { id })
   }
 
   /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */

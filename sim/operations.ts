@@ -96,7 +96,10 @@ export class Operations {
       // What the resumed log should hold, as the disk stands now; a load mark later supersedes it
       // (a create of the same id may rewrite the disk in between).
       const persisted = world.disk.get(op.session)?.events.length ?? 0
-      if (persisted > 0) world.trace.mark(`resume:${op.session} persisted=${persisted}`, generation, { tx: tx!, id: op.session })
+      if (persisted > 0) {
+        world.trace.mark(`resume:${op.session} persisted=${persisted}`, generation, { tx: tx!, id: op.session })
+        world.persistedMarked.add(op.session)
+      }
     }
     let result: OperationResult
     try {

@@ -62,6 +62,8 @@ export class World {
   /** Disposers of the stub agents registered by `register` operations, in this process. */
   readonly stubs = new Map<SessionId, Disposer>()
   readonly signals = new Map<string, AbortController>()
+  /** Ids a resume was marked for with a persisted length (their later loads are marked even at 0). */
+  readonly persistedMarked = new Set<SessionId>()
   /** Session objects that left the store, with their length at that moment (§5.3 check). */
   readonly #detached = new Map<Session, number>()
   /** Agents whose `agent/disposed` was observed: their later events belong to no lifecycle. */

@@ -70,10 +70,13 @@ export function analyse(trace: Trace, program: Program): Analysis {
   const appendsBySession = new Map<string, Entry<'append'>[]>()
   const inFlight = new Map<string, Tx[]>()
   const candidates = new Map<Life, Tx[]>()
+  // Register operations in flight, by invoke key: the id their stub takes.
+  const registering = new Map<string, string>()
 
   for (const e of trace.entries) {
     switch (e.k) {
       case 'invoke': {
+        if (e.spec.op === 'register') registering.set(`${e.world}/${e.actor}/${e.op}`, keyOf(e.world, e.spec.session))
         if (!e.tx || (e.spec.op !== 'create' && e.spec.op !== 'resume')) break
         const tx: Tx = {
           tx: e.tx, id: e.spec.session, world: e.world, actor: e.actor, spec: e.spec, owner: e.owner, invoke: e,
@@ -85,6 +88,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
         break
       }
       case 'outcome': {
+        registering.delete(`${e.world}/${e.actor}/${e.op}`)
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
         break
@@ -106,6 +110,8 @@ export function analyse(trace: Trace, program: Program): Analysis {
         }
         const key = keyOf(e.world, e.id)
         const life = open.get(key)
+        // A stub the program registers directly announces itself: not an edge of any lifecycle.
+        if (e.name === 'agent/created' && [...registering.values()].includes(key)) break
         if (e.name === 'session/created') {
           if (life && !life.sessionDisposed) {
             life.repeats.push(e)

@@ -1,0 +1,35 @@
+/**
+ * Checker false positives that long campaigns on the reference factory turned up, kept as the
+ * failing run files they were: each program, replayed (guided) on the reference, must show no
+ * violation; under the checkers of the time each showed the clause in its name.
+ * - a resume whose id a concurrent create emptied on disk between its invocation and its load
+ *   (§9 43 must compare with the disk as the load read it);
+ * - a stub agent registered under an id whose lifecycle was between agent/disposed and
+ *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74).
+ */
+import { readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapter.js'
+import { readRunFile } from '../../sim/run-file.js'
+import { runProgram } from '../../sim/run.js'
+import { guidedReplay } from '../../sim/strategies/index.js'
+import { checkRun } from './index.js'
+
+const DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures')
+const install = normalizeAdapter(REFERENCE_ADAPTER, 'reference').installFactory
+
+describe('reference runs the checkers once misread', () => {
+  for (const name of readdirSync(DIR).filter((f) => f.startsWith('reference-')).sort()) {
+    it(name, async () => {
+      const file = readRunFile(join(DIR, name))
+      const strategy = guidedReplay(file.decisions)
+      strategy.beginRun()
+      const result = await runProgram(file.program, strategy, { install })
+      // The replay followed the recorded schedule, so the race is really there.
+      expect(strategy.steps.filter((s) => s.followed).length).toBe(strategy.steps.length)
+      expect(checkRun(file.program, result.trace, result.outcome)).toEqual([])
+    })
+  }
+})
