@@ -7,7 +7,6 @@
  * never announced) thus produces an impossible agent/disposed; a throwing agent/created listener a
  * second one (violates P-PAIR, §3.6 rule 3, §9 79/95).
  */
-import { ERRORS } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { TeardownTrigger, Transaction } from '../../core/factory/transaction.js'
 import { referenceAdapter } from '../adapter.js'
@@ -15,40 +14,13 @@ import { referenceAdapter } from '../adapter.js'
 export default referenceAdapter(
   { name: 'mutant:a6-unannounced-disposed-edge', version: '0.1.0', reproduces: 'A6: rolling back an entered, never announced agent emits agent/disposed' },
   class extends ReferenceFactory {
-    protected override async runTeardown(tx: Transaction, trigger: TeardownTrigger): Promise<void> {
-      tx.abort(new Error(ERRORS.lifecycleDisposed(tx.id)))
-      tx.stopListening()
+    protected override detachEntries(tx: Transaction, trigger: TeardownTrigger): void {
       try {
-        if (!tx.constructionSettled) await tx.whenConstructed()
-        const agent = tx.agent
-        if (agent) {
-          agent.markTornDown()
-          let clearDeferred = false
-          try {
-            agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
-          } catch {
-            clearDeferred = true
-            agent.cancel({ kind: 'disposed' }, { keepInbox: true })
-          }
-          await this.checkpoint(`factory:${tx.id}:quiesce`)
-          await agent.whenIdle()
-          if (clearDeferred) {
-            try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
-          }
-          await this.checkpoint(`factory:${tx.id}:scope`)
-          await agent.scope.dispose()
-        }
+        tx.detachAgent?.()
+        // BUG: the factory pairs the rollback by hand, announced or not.
+        if (trigger === 'rollback' && tx.detachAgent && tx.agent) this.ctx.events.contained('agent/disposed', tx.agent, { agent: tx.agent })
       } finally {
-        try {
-          tx.detachAgent?.()
-          // BUG: the factory pairs the rollback by hand, announced or not.
-          if (trigger === 'rollback' && tx.detachAgent && tx.agent) this.ctx.events.contained('agent/disposed', tx.agent, { agent: tx.agent })
-        } finally {
-          tx.detachSession?.()
-          this.tracked.delete(tx)
-          tx.ownerEffectRetired = true
-          void tx.ownerEffect?.()
-        }
+        tx.detachSession?.()
       }
     }
   },

@@ -8,7 +8,6 @@
  * session stays in the store with no agent and the id is not reusable (violates P-PAIR, P-ORDER,
  * P-CLEAN; §3.5 J/K).
  */
-import { ERRORS } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { TeardownTrigger, Transaction } from '../../core/factory/transaction.js'
 import { referenceAdapter } from '../adapter.js'
@@ -16,39 +15,12 @@ import { referenceAdapter } from '../adapter.js'
 export default referenceAdapter(
   { name: 'mutant:m15-rollback-keeps-session', version: '0.1.0', reproduces: 'M15: a partially delivered announcement is not paired during rollback' },
   class extends ReferenceFactory {
-    protected override async runTeardown(tx: Transaction, trigger: TeardownTrigger): Promise<void> {
-      tx.abort(new Error(ERRORS.lifecycleDisposed(tx.id)))
-      tx.stopListening()
+    protected override detachEntries(tx: Transaction, trigger: TeardownTrigger): void {
       try {
-        if (!tx.constructionSettled) await tx.whenConstructed()
-        const agent = tx.agent
-        if (agent) {
-          agent.markTornDown()
-          let clearDeferred = false
-          try {
-            agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
-          } catch {
-            clearDeferred = true
-            agent.cancel({ kind: 'disposed' }, { keepInbox: true })
-          }
-          await this.checkpoint(`factory:${tx.id}:quiesce`)
-          await agent.whenIdle()
-          if (clearDeferred) {
-            try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
-          }
-          await this.checkpoint(`factory:${tx.id}:scope`)
-          await agent.scope.dispose()
-        }
+        tx.detachAgent?.()
       } finally {
-        try {
-          tx.detachAgent?.()
-        } finally {
-          // BUG: a rolled-back session is never detached.
-          if (trigger !== 'rollback') tx.detachSession?.()
-          this.tracked.delete(tx)
-          tx.ownerEffectRetired = true
-          void tx.ownerEffect?.()
-        }
+        // BUG: a rolled-back session is never detached.
+        if (trigger !== 'rollback') tx.detachSession?.()
       }
     }
   },

@@ -8,7 +8,6 @@
  * session are still listed (violates P-QUIESCE, §5.1 "the id becomes reusable exactly when step 6
  * has run", §9 66/100).
  */
-import { ERRORS } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { TeardownTrigger, Transaction } from '../../core/factory/transaction.js'
 import { referenceAdapter } from '../adapter.js'
@@ -16,43 +15,12 @@ import { referenceAdapter } from '../adapter.js'
 export default referenceAdapter(
   { name: 'mutant:m59-teardown-resolves-before-release', version: '0.1.0', reproduces: 'M59: teardown resolves before the id is released' },
   class extends ReferenceFactory {
-    protected override async runTeardown(tx: Transaction, _trigger: TeardownTrigger): Promise<void> {
-      tx.abort(new Error(ERRORS.lifecycleDisposed(tx.id)))
-      tx.stopListening()
-      try {
-        if (!tx.constructionSettled) await tx.whenConstructed()
-        const agent = tx.agent
-        if (agent) {
-          agent.markTornDown()
-          let clearDeferred = false
-          try {
-            agent.cancel({ kind: 'disposed' }, tx.detachSession ? {} : { keepInbox: true })
-          } catch {
-            clearDeferred = true
-            agent.cancel({ kind: 'disposed' }, { keepInbox: true })
-          }
-          await this.checkpoint(`factory:${tx.id}:quiesce`)
-          await agent.whenIdle()
-          if (clearDeferred) {
-            try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
-          }
-          await this.checkpoint(`factory:${tx.id}:scope`)
-          await agent.scope.dispose()
-        }
-      } finally {
-        // BUG: the release runs later, outside the awaited teardown.
-        void this.checkpoint(`factory:${tx.id}:release`).then(async () => {
-          for (let hop = 0; hop < 20; hop++) await Promise.resolve()
-          try {
-            tx.detachAgent?.()
-          } finally {
-            tx.detachSession?.()
-            this.tracked.delete(tx)
-            tx.ownerEffectRetired = true
-            void tx.ownerEffect?.()
-          }
-        })
-      }
+    protected override release(tx: Transaction, trigger: TeardownTrigger): void {
+      // BUG: the release runs later, outside the awaited teardown.
+      void this.checkpoint(`factory:${tx.id}:release`).then(async () => {
+        for (let hop = 0; hop < 20; hop++) await Promise.resolve()
+        super.release(tx, trigger)
+      })
     }
   },
 )

@@ -252,9 +252,12 @@ export class ReferenceFactory implements AgentFactory {
 
   /**
    * §5.1: abort creation → cancel `{kind:'disposed'}` → await whenIdle → dispose the scope →
-   * detach agent → detach session → release bookkeeping. Steps 6–7 always run.
+   * detach agent → detach session → release bookkeeping. Steps 6–7 always run. Each step a variant
+   * may change is a method of its own ({@link discardsInbox}, {@link cancelForTeardown},
+   * {@link disposeScope}, {@link detachEntries}, {@link release}); all but the scope's run
+   * synchronously, so splitting them adds no scheduling hop.
    */
-  protected async runTeardown(tx: Transaction, _trigger: TeardownTrigger): Promise<void> {
+  protected async runTeardown(tx: Transaction, trigger: TeardownTrigger): Promise<void> {
     tx.abort(new Error(ERRORS.lifecycleDisposed(tx.id)))
     tx.stopListening()
     try {
@@ -262,12 +265,10 @@ export class ReferenceFactory implements AgentFactory {
       const agent = tx.agent
       if (agent) {
         agent.markTornDown()
+        const discard = this.discardsInbox(tx)
         let clearDeferred = false
         try {
-          // A rollback before publication observes "scope disposal only" (§3.5 rows E–I, and row L:
-          // an agent that collided on entering is removed silently): an agent that never entered the
-          // registries aborts without discarding its (resumed) inbox.
-          agent.cancel({ kind: 'disposed' }, tx.detachSession && tx.detachAgent ? {} : { keepInbox: true })
+          this.cancelForTeardown(tx, agent, !discard)
         } catch (error) {
           // §12 Q4: requested from inside a session/event observer the durable clear would reenter
           // the append; abort now and clear once the driver is quiescent.
@@ -278,21 +279,53 @@ export class ReferenceFactory implements AgentFactory {
         await agent.whenIdle()
         // Also clear what landed while the clear above ran inside a splice's own observer (the live
         // lists lag the durable log there, §6.3) or while the driver was converging (§5.1 step 3).
-        if (clearDeferred || (tx.detachSession && tx.detachAgent && agent.inbox.hasPending)) {
+        if (clearDeferred || (discard && agent.inbox.hasPending)) {
           try { agent.inbox.clear() } catch (error) { this.ctx.services.warn(`agent "${tx.id}" could not clear its inbox during teardown`, error) }
         }
         await this.checkpoint(`factory:${tx.id}:scope`)
-        await agent.scope.dispose()
+        await this.disposeScope(tx, agent)
       }
     } finally {
-      try {
-        tx.detachAgent?.()
-      } finally {
-        tx.detachSession?.()
-        this.tracked.delete(tx)
-        tx.ownerEffectRetired = true
-        void tx.ownerEffect?.()
-      }
+      this.release(tx, trigger)
+    }
+  }
+
+  /**
+   * Whether teardown discards the pending inbox (§5.1 step 3). A rollback before publication
+   * observes "scope disposal only" (§3.5 rows E–I, and row L: an agent that collided on entering is
+   * removed silently): an agent that never entered both registries keeps its (resumed) inbox.
+   */
+  protected discardsInbox(tx: Transaction): boolean {
+    return tx.detachSession !== undefined && tx.detachAgent !== undefined
+  }
+
+  /** §5.1 step 3: cancel with the `disposed` cause, aborting the activity (and clearing the inbox unless `keepInbox`). */
+  protected cancelForTeardown(_tx: Transaction, agent: ReferenceAgent, keepInbox: boolean): void {
+    agent.cancel({ kind: 'disposed' }, keepInbox ? { keepInbox: true } : {})
+  }
+
+  /** §5.1 step 5: the agent-scoped registrations unwind; teardown awaits the returned promise. */
+  protected disposeScope(_tx: Transaction, agent: ReferenceAgent): Promise<void> {
+    return agent.scope.dispose()
+  }
+
+  /** §5.1 steps 6–7, always run: detach the entries, then release the factory's bookkeeping. */
+  protected release(tx: Transaction, trigger: TeardownTrigger): void {
+    try {
+      this.detachEntries(tx, trigger)
+    } finally {
+      this.tracked.delete(tx)
+      tx.ownerEffectRetired = true
+      void tx.ownerEffect?.()
+    }
+  }
+
+  /** §5.1 step 6: `detachAgent()` (→ `agent/disposed` if announced), then `detachSession()` even if the first threw. */
+  protected detachEntries(tx: Transaction, _trigger: TeardownTrigger): void {
+    try {
+      tx.detachAgent?.()
+    } finally {
+      tx.detachSession?.()
     }
   }
 
