@@ -5,29 +5,17 @@
  * announcing were its job too). Every listener sees two created edges for one entry but only one
  * agent/disposed later, so lifecycle mirrors never balance (violates P-PAIR, §3.6 rule 1).
  */
-import type { AgentSetupCommit } from '../../core/contract.js'
+import type { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import type { Transaction } from '../../core/factory/transaction.js'
 import { referenceAdapter } from '../adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m09-second-created-edge', version: '0.1.0', reproduces: 'M09: a second agent/created edge for the same entry' },
   class extends ReferenceFactory {
-    protected override publish(tx: Transaction, commit: AgentSetupCommit | undefined): void {
-      const agent = tx.agent!
-      const session = tx.session!
-      commit?.commit()
-      this.assertLive(tx)
-      tx.detachSession = agent.ctx.sessions.enter(session)
-      tx.detachAgent = agent.ctx.agents.enter(agent, tx.ownerCtx.agent)
-      agent.ctx.sessions.announce(session)
-      this.assertLive(tx)
-      agent.ctx.agents.announce(agent)
+    protected override announceAgent(agent: ReferenceAgent): void {
+      super.announceAgent(agent)
       // BUG: announced again by hand.
       this.ctx.events.contained('agent/created', agent, { agent })
-      this.assertLive(tx)
-      this.ctx.events.contained('agent/session-start', agent, { agent, source: tx.source })
-      this.assertLive(tx)
     }
   },
 )

@@ -7,29 +7,20 @@
  * held by some agent registered directly, §3.5 L), the rollback cannot detach the session: the store
  * keeps a session with no agent and the id stays unusable (violates P-CLEAN).
  */
-import type { AgentSetupCommit } from '../../core/contract.js'
-import { ReferenceFactory } from '../../core/factory/reference-factory.js'
+import type { ReferenceAgent } from '../../core/agent.js'
+import type { Session } from '../../core/contract.js'
 import type { Transaction } from '../../core/factory/transaction.js'
+import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import { referenceAdapter } from '../adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m12-orphan-session-on-agent-collision', version: '0.1.0', reproduces: 'M12: a collision detected after the session was entered leaves an orphan session' },
   class extends ReferenceFactory {
-    protected override publish(tx: Transaction, commit: AgentSetupCommit | undefined): void {
-      const agent = tx.agent!
-      const session = tx.session!
-      commit?.commit()
-      this.assertLive(tx)
+    protected override enterEntries(tx: Transaction, agent: ReferenceAgent, session: Session): void {
       const detachSession = agent.ctx.sessions.enter(session)
       tx.detachAgent = agent.ctx.agents.enter(agent, tx.ownerCtx.agent)
       // BUG: recorded only if the agent entered too.
       tx.detachSession = detachSession
-      agent.ctx.sessions.announce(session)
-      this.assertLive(tx)
-      agent.ctx.agents.announce(agent)
-      this.assertLive(tx)
-      this.ctx.events.contained('agent/session-start', agent, { agent, source: tx.source })
-      this.assertLive(tx)
     }
   },
 )

@@ -7,25 +7,15 @@
  * session-start still fires and create resolves with a handle to an agent being torn down
  * (violates §3.1 steps 9–10, §3.5 M–O, §9 60/61/94).
  */
-import type { AgentSetupCommit } from '../../core/contract.js'
-import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
+import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import { referenceAdapter } from '../adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m20-no-recheck-after-edges', version: '0.1.0', reproduces: 'M20: liveness is not re-checked after publication listeners' },
   class extends ReferenceFactory {
-    protected override publish(tx: Transaction, commit: AgentSetupCommit | undefined): void {
-      const agent = tx.agent!
-      const session = tx.session!
-      commit?.commit()
-      this.assertLive(tx)
-      tx.detachSession = agent.ctx.sessions.enter(session)
-      tx.detachAgent = agent.ctx.agents.enter(agent, tx.ownerCtx.agent)
+    protected override recheckAfterEdge(_tx: Transaction): void {
       // BUG: no assertLive between (or after) the edges.
-      agent.ctx.sessions.announce(session)
-      agent.ctx.agents.announce(agent)
-      this.ctx.events.contained('agent/session-start', agent, { agent, source: tx.source })
     }
   },
 )

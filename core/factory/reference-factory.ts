@@ -225,15 +225,36 @@ export class ReferenceFactory implements AgentFactory {
     const session = tx.session!
     commit?.commit()
     this.assertLive(tx)
+    this.enterEntries(tx, agent, session)
+    agent.ctx.sessions.announce(session)
+    this.recheckAfterEdge(tx)
+    this.announceAgent(agent)
+    this.recheckAfterEdge(tx)
+    this.emitSessionStart(tx, agent)
+    this.recheckAfterEdge(tx)
+  }
+
+  /** §3.1 step 8: enter the session, then the agent, recording each detach capability as soon as it exists. */
+  protected enterEntries(tx: Transaction, agent: ReferenceAgent, session: Session): void {
     tx.detachSession = agent.ctx.sessions.enter(session)
     tx.detachAgent = agent.ctx.agents.enter(agent, tx.ownerCtx.agent)
-    agent.ctx.sessions.announce(session)
-    this.assertLive(tx)
+  }
+
+  /** §3.1 step 9: `agent/created`, exactly once per entry. */
+  protected announceAgent(agent: ReferenceAgent): void {
     agent.ctx.agents.announce(agent)
-    this.assertLive(tx)
+  }
+
+  /** §3.1 step 10: `agent/session-start` with the agent itself, its listeners contained (§1.9). */
+  protected emitSessionStart(tx: Transaction, agent: ReferenceAgent): void {
     this.ctx.events.contained('agent/session-start', agent, { agent, source: tx.source })
+  }
+
+  /** Liveness re-checked after each publication edge (§3.1 steps 9–10: a listener may have unloaded an owner). */
+  protected recheckAfterEdge(tx: Transaction): void {
     this.assertLive(tx)
   }
+
 
   /** A liveness re-check (§3.1): a dying owner, an inactive factory or an abort ends publication. */
   protected assertLive(tx: Transaction): void {
