@@ -7,40 +7,15 @@
  * observer of the scope minting that unloads the owner therefore does not stop setup: setup runs
  * after the cancellation (violates §3.5 note, §9 104).
  */
-import type { AgentHandle, AgentOptions, AgentSetup, Session } from '../../core/contract.js'
-import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
+import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import { referenceAdapter } from '../adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m19-setup-after-minting-unload', version: '0.1.0', reproduces: 'M19: unload during scope minting does not stop setup' },
   class extends ReferenceFactory {
-    protected override async setupAndPublish(tx: Transaction, session: Session, agentOptions: AgentOptions | undefined, setup: AgentSetup | undefined): Promise<AgentHandle> {
-      tx.session = session
-      try {
-        tx.agent = this.construct(tx, session, agentOptions ?? {})
-      } catch (error) {
-        tx.settleConstruction()
-        void this.teardown(tx, 'rollback')
-        throw error
-      }
-      tx.settleConstruction()
+    protected override noticeUnloadDuringConstruction(_tx: Transaction): void {
       // BUG: no liveness re-check of the owner fiber and the factory after construction.
-      if (tx.controller.signal.aborted) {
-        void this.teardown(tx, 'rollback')
-        throw tx.reason
-      }
-      try {
-        const commit = await this.runSetup(tx, setup)
-        this.publish(tx, commit)
-      } catch (error) {
-        await this.teardown(tx, 'rollback')
-        throw error
-      }
-      tx.published = true
-      tx.stopListening()
-      const agent = tx.agent
-      return { agent, dispose: () => this.teardown(tx, 'handle') }
     }
   },
 )

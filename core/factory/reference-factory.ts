@@ -175,13 +175,7 @@ export class ReferenceFactory implements AgentFactory {
       throw error
     }
     tx.settleConstruction()
-    // An owner that began unloading (or a factory that went inactive) during construction, e.g. from
-    // an observer of the scope minting, is dead here: setup must not run (§3.1, §3.5 note; §9 104).
-    if (!tx.controller.signal.aborted) {
-      if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
-      // The factory's own unload has begun even if its owner effect has not run yet (a microtask later).
-      else if (!this.#active || fiberDying(this.ctx.fiber)) tx.abort(new Error(ERRORS.loopInactive))
-    }
+    this.noticeUnloadDuringConstruction(tx)
     if (tx.controller.signal.aborted) {
       // Aborted during construction: reject now; the provisional scope quiesces in the background.
       void this.teardown(tx, 'rollback')
@@ -196,7 +190,22 @@ export class ReferenceFactory implements AgentFactory {
     }
     tx.published = true
     tx.stopListening()
-    const agent = tx.agent
+    return this.handleFor(tx, tx.agent)
+  }
+
+  /**
+   * An owner that began unloading (or a factory that went inactive) during construction, e.g. from
+   * an observer of the scope minting, is dead here: setup must not run (§3.1, §3.5 note; §9 104).
+   */
+  protected noticeUnloadDuringConstruction(tx: Transaction): void {
+    if (tx.controller.signal.aborted) return
+    if (fiberDying(tx.ownerCtx.fiber)) tx.abort(new Error(ERRORS.ownerDisposed(tx.id)))
+    // The factory's own unload has begun even if its owner effect has not run yet (a microtask later).
+    else if (!this.#active || fiberDying(this.ctx.fiber)) tx.abort(new Error(ERRORS.loopInactive))
+  }
+
+  /** The consumer's handle (§1.6): its `dispose` is the memoized teardown. */
+  protected handleFor(tx: Transaction, agent: ReferenceAgent): AgentHandle {
     return { agent, dispose: () => this.teardown(tx, 'handle') }
   }
 
