@@ -53,6 +53,8 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
   const kit = report.clauses.filter((c) => c.status === 'kit').length
-  const tail = `${report.passed ? 'PASSED' : 'FAILED'}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
+  const checked = report.clauses.some((c) => c.checks > 0)
+  const verdict = report.failing.length > 0 ? (report.complete ? 'FAILED' : `FAILED (and incomplete: ${report.incomplete ?? 'not every unit ran'})`) : !report.complete ? `INCOMPLETE (${report.incomplete ?? 'not every unit ran'}; ${report.units.ran} of ${report.units.planned} units ran)` : !checked ? 'INCOMPLETE (nothing was checked)' : 'PASSED'
+  const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
   return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
 }

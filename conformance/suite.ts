@@ -3,46 +3,33 @@
  * `core/cases` and the directed programs of `programs.ts` run under many schedules, plus seeded
  * random programs, all checked by the trace checkers. `certify` returns a report per clause; a
  * failure carries its seed, program, decision log and a one-line replay command.
+ *
+ * The work is planned as independent units (`certify-plan.ts`), each run to a verdict that charges
+ * whatever the code under test does (a hang, a crash, a throw of any value) to a clause
+ * (`certify-unit.ts`), in this process or in terminable worker threads (`certify-worker.ts`), and
+ * merged by unit index, so the certificate is the same whatever ran it. A certificate passes only
+ * when every planned unit ran and nothing failed.
  * @module
  */
-import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { caseTitle, DIRECTED_CASES } from '../core/cases/index.js'
-import type { DirectedCase } from '../core/cases/index.js'
-import type { InstallFactory } from '../core/process.js'
-import type { Program } from '../sim/program.js'
-import { runProgram } from '../sim/run.js'
-import type { RunResult } from '../sim/run.js'
-import { toRunFile, writeRunFile } from '../sim/run-file.js'
-import { pct, random } from '../sim/strategies/index.js'
-import type { Strategy } from '../sim/strategies/index.js'
-import { renderTrace } from '../sim/trace.js'
 import { createRoot } from '../core/root.js'
-import { AdapterError, normalizeAdapter } from './adapter.js'
+import { compiledModuleUrl, WorkerPool } from '../sim/pool/worker-pool.js'
+import { runUnits } from '../sim/pool/run-units.js'
+import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from './adapter.js'
 import type { Adapter, NormalizedAdapter, Supports } from './adapter.js'
-import { checkRun, CHECKED_CLAUSES } from './checkers/index.js'
-import type { Violation } from './checkers/index.js'
+import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './certify-plan.js'
+import type { CertifyPlan, CertifyUnit, Profile } from './certify-plan.js'
+import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './certify-unit.js'
+import type { UnitEnv, UnitVerdict } from './certify-unit.js'
+import type { CertifyWorkerInit } from './certify-worker.js'
+import { CHECKED_CLAUSES } from './checkers/index.js'
 import { CLAUSES } from './clauses.js'
-import { DIRECTED_PROGRAMS } from './programs.js'
-import { randomProgram } from './random-programs.js'
+
+export { PROFILES, CertifyOptionError, clauseKey, strategyFor }
+export type { Profile }
 
 /** The suite's version (reported with every certificate). */
 export const SUITE_VERSION = '0.1.0'
-
-/** How hard to look. */
-export interface Profile {
-  readonly name: 'quick' | 'thorough'
-  /** Schedules per directed program. */
-  readonly schedules: number
-  /** Seeded random programs (one schedule each). */
-  readonly randomPrograms: number
-}
-
-/** The two profiles. */
-export const PROFILES: Readonly<Record<Profile['name'], Profile>> = {
-  quick: { name: 'quick', schedules: 24, randomPrograms: 200 },
-  thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500 },
-}
 
 /** Progress events while certifying. */
 export type Progress =
@@ -54,7 +41,10 @@ export interface CertifyOptions {
   readonly profile?: Profile['name']
   /** Where failing runs are saved as replayable run files (default `.dsh-kit/failures`). */
   readonly outDir?: string
-  /** The adapter module path as the user named it; recorded in run files and replay commands. */
+  /**
+   * The adapter module path as the user named it; recorded in run files and replay commands, and
+   * what worker threads import (see `workers`).
+   */
   readonly adapterModule?: string
   readonly onProgress?: (progress: Progress) => void
   /** Base seed of the schedules and random programs (default 0). */
@@ -63,6 +53,17 @@ export interface CertifyOptions {
   readonly failFast?: boolean
   /** Only these clauses (`"AGENT-ATOMIC-TEST 64"` or `64`): their directed cases, and the runs only if a checker covers one. */
   readonly only?: readonly (string | number)[]
+  /**
+   * Run the units in this many worker threads, each terminable by a watchdog (a unit that
+   * livelocks synchronously or exhausts memory is charged to its clause). Needs `adapterModule`
+   * unless the adapter is the built-in reference. Default: in this thread, where only hangs that
+   * leave the event loop idle or busy are caught (a synchronous livelock cannot be interrupted).
+   */
+  readonly workers?: number
+  /** Wall-clock budget of one directed case or simulated run (default 10 s). */
+  readonly unitTimeoutMs?: number
+  /** Asked between units: `true` stops the certification, which is then reported incomplete. */
+  readonly shouldStop?: () => string | undefined
 }
 
 /** The first counterexample found for a clause. */
@@ -71,7 +72,7 @@ export interface Failure {
   readonly via: 'directed case' | 'directed program' | 'random program'
   readonly caseTitle?: string
   readonly programName?: string
-  readonly program?: Program
+  readonly program?: import('../sim/program.js').Program
   readonly strategy?: string
   readonly seed?: number
   readonly decisions?: number
@@ -101,115 +102,112 @@ export interface ClauseResult {
 /** A certificate. */
 export interface Report {
   readonly suite: { readonly version: string }
-  readonly adapter: { readonly name: string; readonly version: string; readonly supports: Supports; readonly reproduces?: string }
+  readonly adapter: { readonly name: string; readonly version: string; readonly supports: Supports; readonly reproduces?: string; readonly module?: string }
   readonly profile: Profile['name']
+  readonly seed: number
   readonly runs: number
   readonly directedCases: number
   readonly durationMs: number
   readonly clauses: readonly ClauseResult[]
+  /** Every planned unit ran. */
+  readonly complete: boolean
+  /** Why not (a stop, a deadline, an interrupt), when `complete` is false. */
+  readonly incomplete?: string
+  /** Units planned and units that ran. */
+  readonly units: { readonly planned: number; readonly ran: number }
+  /** No clause failed and the certification completed. */
   readonly passed: boolean
   /** Keys of failing clauses. */
   readonly failing: readonly string[]
-}
-
-const CASE_TIMEOUT_MS = 10_000
-
-/** The strategy of schedule `k`: alternating random and pct d=1..3. */
-export function strategyFor(k: number, seed: number): Strategy {
-  const s = seed + k
-  switch (k % 4) {
-    case 0: return random({ seed: s })
-    case 1: return pct({ seed: s, depth: 1 })
-    case 2: return pct({ seed: s, depth: 2 })
-    default: return pct({ seed: s, depth: 3 })
-  }
-}
-
-function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
-}
-
-async function runCase(c: DirectedCase, install: InstallFactory): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`did not settle within ${CASE_TIMEOUT_MS} ms (a hang)`), CASE_TIMEOUT_MS)
-    timer.unref()
-  })
-  try {
-    return await Promise.race([c.run(install).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /** Certify an adapter: every clause's verdict, with a replayable counterexample per failure. */
 export async function certify(adapterInput: Adapter, options: CertifyOptions = {}): Promise<Report> {
   const started = performance.now()
   const adapter = normalizeAdapter(adapterInput, options.adapterModule ?? 'adapter')
+  const plan = planCertify(adapter, options)
+  const unitTimeoutMs = options.unitTimeoutMs ?? DEFAULT_UNIT_TIMEOUT_MS
+  if (!(unitTimeoutMs > 0)) throw new CertifyOptionError(`unitTimeoutMs must be a positive number of milliseconds, got ${String(unitTimeoutMs)}`)
+  const workers = options.workers
+  if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) throw new CertifyOptionError(`workers must be an integer >= 1, got ${String(workers)}`)
   await probeInstall(adapter, options.adapterModule ?? adapter.name)
-  const profile = PROFILES[options.profile ?? 'quick']
-  const seed = options.seed ?? 0
   const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
-  const failures = new Map<string, Failure>()
+  const env: UnitEnv = { adapter, plan, outDir, unitTimeoutMs, ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }
+  const progress = options.onProgress ?? (() => undefined)
+  progress({ kind: 'phase', phase: 'directed cases', total: plan.units.length })
+  const failedClauses = new Set<string>()
+  let done = 0
+  let stopReason: string | undefined
+  const shouldStop = (): boolean => {
+    if (options.failFast === true && failedClauses.size > 0) return true
+    stopReason ??= options.shouldStop?.()
+    return stopReason !== undefined
+  }
+  const onVerdict = (_: number, verdict: UnitVerdict): void => {
+    for (const f of verdict.failures) failedClauses.add(f.key)
+    progress({ kind: 'tick', done: ++done, total: plan.units.length, failures: failedClauses.size })
+  }
+  let run
+  if (workers === undefined) {
+    run = await runUnits(plan.units, (unit) => runCertifyUnit(env, unit), { concurrency: 1, shouldStop, onVerdict })
+  } else {
+    if (options.adapterModule === undefined && adapterInput !== REFERENCE_ADAPTER) {
+      throw new CertifyOptionError('workers need adapterModule: the module path each worker thread imports the adapter from')
+    }
+    const init: CertifyWorkerInit = { ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}), plan: planOptions(options), outDir, unitTimeoutMs }
+    const pool = new WorkerPool<CertifyUnit, UnitVerdict>({
+      size: workers, executor: compiledModuleUrl(new URL(`./certify-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
+      // The pool's own watchdog backs up the in-worker one (which a synchronous livelock starves).
+      unitTimeoutMs: unitTimeoutMs + 2_000,
+    })
+    try {
+      run = await runUnits(plan.units, async (unit) => {
+        const outcome = await pool.run(unit)
+        if (outcome.kind === 'done') return outcome.result
+        if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail)
+        throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
+      }, { concurrency: workers, shouldStop, onVerdict })
+    } finally {
+      await pool.close()
+    }
+  }
+  const incomplete = run.stopped && !(options.failFast === true && failedClauses.size > 0) ? stopReason ?? 'stopped' : undefined
+  return buildReport(adapter, plan, run.verdicts, {
+    durationMs: Math.round(performance.now() - started), ran: run.ran,
+    ...(incomplete ? { incomplete } : {}),
+    ...(options.adapterModule ? { module: options.adapterModule } : {}),
+  })
+}
+
+/** The options a worker re-plans from (the plan itself is rebuilt there, deterministically). */
+function planOptions(options: CertifyOptions): CertifyWorkerInit['plan'] {
+  return { ...(options.profile ? { profile: options.profile } : {}), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.only ? { only: options.only } : {}) }
+}
+
+
+/** Merge unit verdicts (by unit index) into the certificate. */
+function buildReport(
+  adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[],
+  meta: { durationMs: number; ran: number; incomplete?: string; module?: string },
+): Report {
+  const failures = new Map<string, NonNullable<ClauseResult['failure']>>()
   const checks = new Map<number, number>()
   const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
-  const progress = options.onProgress ?? (() => undefined)
-
-  // 1. Directed cases: the §9 properties as gated tests.
-  const only = options.only?.map((o) => (typeof o === 'number' ? o : Number(/(\d+)\s*$/.exec(o)?.[1])))
-  const wanted = (clause: number): boolean => !only || only.includes(clause)
-  // Directed cases run in the kit's in-process harness, so only for factory adapters.
-  const cases = adapter.foreign ? [] : DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !/resume|restart/i.test(c.title)))
-  progress({ kind: 'phase', phase: 'directed cases', total: cases.length })
-  let done = 0
-  const stop = (): boolean => options.failFast === true && failures.size > 0
-  for (const c of cases) {
-    if (stop()) break
-    const error = await runCase(c, adapter.installFactory)
-    count(c.clause)
-    const key = clauseKey(c.clause)
-    if (error !== undefined && !failures.has(key)) {
-      const adapterArg = options.adapterModule ? ` --adapter ${options.adapterModule}` : ''
-      failures.set(key, { message: error, via: 'directed case', caseTitle: caseTitle(c), replay: `npx dsh-kit certify${adapterArg} --only "${key}"` })
-    }
-    progress({ kind: 'tick', done: ++done, total: cases.length, failures: failures.size })
-  }
-
-  // 2 and 3. Programs under many schedules, checked by every checker.
   let runs = 0
-  const runAndCheck = async (program: Program, name: string, via: Failure['via'], k: number, allowDeadlock: boolean): Promise<void> => {
-    const strategy = strategyFor(k, seed)
-    strategy.beginRun()
-    const result = await runProgram(program, strategy, { process: adapter.processFactory })
-    runs++
-    for (const clause of CHECKED_CLAUSES) count(clause)
-    const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
-    for (const v of violations) {
-      if (failures.has(v.key)) continue
-      failures.set(v.key, saveFailure(v, result, program, name, via, strategy.name, seed + k, outDir, adapter, options.adapterModule))
+  let cases = 0
+  for (const verdict of verdicts) {
+    if (verdict === undefined || verdict.kind === 'skipped') continue
+    if (verdict.kind === 'case') {
+      cases++
+      count(verdict.clause!)
+    } else {
+      runs++
+      for (const clause of CHECKED_CLAUSES) count(clause)
     }
+    for (const f of verdict.failures) if (!failures.has(f.key)) failures.set(f.key, f.failure)
   }
-  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
-  const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"')) : []
-  const randomPrograms = simulate ? profile.randomPrograms : 0
-  const total = programs.length * profile.schedules
-  progress({ kind: 'phase', phase: 'directed programs', total })
-  done = 0
-  for (const p of programs) {
-    for (let k = 0; k < profile.schedules && !stop(); k++) {
-      await runAndCheck(p.program, p.name, 'directed program', k, p.hangs === true)
-      progress({ kind: 'tick', done: ++done, total, failures: failures.size })
-    }
-  }
-  progress({ kind: 'phase', phase: 'random programs', total: randomPrograms })
-  for (let k = 0; k < randomPrograms && !stop(); k++) {
-    const program = randomProgram(seed + k)
-    if (!adapter.supports.resume && JSON.stringify(program).includes('"resume"')) continue
-    await runAndCheck(program, program.name ?? `random ${seed + k}`, 'random program', k, false)
-    progress({ kind: 'tick', done: k + 1, total: randomPrograms, failures: failures.size })
-  }
-
-  const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? simulate : wanted(c.clause)).map((c) => {
+  const wanted = (clause: number): boolean => !plan.only || plan.only.includes(clause)
+  const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? plan.simulate : wanted(c.clause)).map((c) => {
     const key = `${c.group} ${c.clause}`
     const failure = failures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
@@ -219,15 +217,23 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, ...(failure ? { failure } : {}) }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
+  const complete = meta.incomplete === undefined && meta.ran === plan.units.length
   return {
     suite: { version: SUITE_VERSION },
-    adapter: { name: adapter.name, version: adapter.version, supports: adapter.supports, ...(adapter.reproduces ? { reproduces: adapter.reproduces } : {}) },
-    profile: profile.name,
+    adapter: {
+      name: adapter.name, version: adapter.version, supports: adapter.supports,
+      ...(adapter.reproduces ? { reproduces: adapter.reproduces } : {}), ...(meta.module ? { module: meta.module } : {}),
+    },
+    profile: plan.profile.name,
+    seed: plan.seed,
     runs,
-    directedCases: cases.length,
-    durationMs: Math.round(performance.now() - started),
+    directedCases: cases,
+    durationMs: meta.durationMs,
     clauses,
-    passed: failing.length === 0,
+    complete,
+    ...(complete ? {} : { incomplete: meta.incomplete ?? `only ${meta.ran} of ${plan.units.length} units ran` }),
+    units: { planned: plan.units.length, ran: meta.ran },
+    passed: failing.length === 0 && complete,
     failing,
   }
 }
@@ -241,7 +247,8 @@ async function probeInstall(adapter: NormalizedAdapter, source: string): Promise
   const root = createRoot({ warn: () => undefined })
   try {
     const installed = adapter.installFactory(root.ctx)
-    if (!root.registry.factory) {
+    const factory = root.registry.factory as unknown
+    if (!factory) {
       throw new AdapterError(`${source}: install(world) returned without registering a factory; call world.ctx.agents.setFactory(factory) (or use factoryAdapter/referenceAdapter)`)
     }
     await installed.unload()
@@ -281,25 +288,4 @@ const KIT_CLAUSES = new Set([
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i)
-}
-
-const KEY_BY_CLAUSE = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, `${c.group} ${c.clause}`]))
-
-/** The canonical key of a §9 clause number. */
-export function clauseKey(clause: number): string {
-  return KEY_BY_CLAUSE.get(clause) ?? `? ${clause}`
-}
-
-function saveFailure(
-  v: Violation, result: RunResult, program: Program, name: string, via: Failure['via'], strategy: string, seed: number,
-  outDir: string, adapter: NormalizedAdapter, adapterModule: string | undefined,
-): Failure {
-  const dir = join(outDir, slug(adapter.name))
-  mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${slug(v.key)}-${slug(name)}-${seed}.json`)
-  writeRunFile(file, toRunFile(program, result, { ...(adapterModule ? { adapter: adapterModule } : {}), violations: [{ clause: v.key, message: v.message }] }))
-  return {
-    message: v.message, via, programName: name, program, strategy, seed, decisions: result.decisions.decisions.length,
-    runFile: file, replay: `npx dsh-kit replay ${file}`, timeline: renderTrace(result.trace, result.decisions.decisions),
-  }
 }

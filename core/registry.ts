@@ -102,6 +102,11 @@ export class AgentRegistryImpl {
   roots(): Agent[] { return [...this.#entries.values()].filter((e) => e.owner === undefined).map((e) => e.agent) }
 
   setFactory(ctx: Context, factory: AgentFactory): Disposer {
+    const shape = factory as Partial<AgentFactory> | null
+    if (typeof shape !== 'object' || shape === null || typeof shape.createAgent !== 'function' || typeof shape.resume !== 'function') {
+      const got = shape === null ? 'null' : typeof shape !== 'object' ? `${typeof shape} ${String(shape)}` : `an object with ${['createAgent', 'resume'].filter((m) => typeof (shape as any)[m] !== 'function').join(' and ')} missing`
+      throw new TypeError(`setFactory(factory): expected an AgentFactory { createAgent(ownerCtx, options), resume(ownerCtx, options) }, got ${got}`)
+    }
     if (this.#factory) throw new Error(ERRORS.factoryOccupied)
     return ctx.effect(() => {
       this.#factory = factory

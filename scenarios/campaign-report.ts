@@ -77,15 +77,17 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
   if (report.goals && report.mode === 'programs') {
     const reached = Object.values(report.goals.reached).filter((r) => r !== undefined)
     lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)
-    if (report.goals.missed.length) lines.push(`goals never reached: ${report.goals.missed.join(', ')}`)
+    const missed = report.goals.missed
+    if (missed.length) lines.push(`goals never reached: ${missed.slice(0, MAX_LISTED).join(', ')}${missed.length > MAX_LISTED ? ` and ${missed.length - MAX_LISTED} more (all in --json)` : ''}`)
   } else if (report.goals) {
     const reached = Object.entries(report.goals.reached).filter(([, r]) => r !== undefined)
     lines.push(`goals: ${reached.length}/${Object.keys(report.goals.reached).length} reached${reached.length ? ` (${reached.map(([g, r]) => `${g} at run ${r}`).join(', ')})` : ''}`)
     if (report.goals.missed.length) lines.push(`goals never reached: ${report.goals.missed.join(', ')}`)
   }
   const counts = Object.entries(report.violationCounts).map(([k, n]) => `${k} in ${n} run${n === 1 ? '' : 's'}`).join(', ')
-  lines.push(report.passed
-    ? `PASSED: no violation in ${report.runs} runs`
-    : `FAILED: ${Object.keys(report.violationCounts).length} clause(s) violated in ${report.violatingRuns} of ${report.runs} runs (${counts})`)
+  const found = `${Object.keys(report.violationCounts).length} clause(s) violated in ${report.violatingRuns} of ${report.runs} runs (${counts})`
+  if (report.stoppedBy === 'interrupted') lines.push(`INTERRUPTED after ${report.runs} runs: ${report.passed ? 'no violation so far' : found}`)
+  else if (report.runs === 0) lines.push('INCOMPLETE: no run completed within the budget')
+  else lines.push(report.passed ? `PASSED: no violation in ${report.runs} runs` : `FAILED: ${found}`)
   return lines.join('\n')
 }

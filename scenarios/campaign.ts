@@ -80,8 +80,11 @@ export interface CampaignOptions {
   readonly runs?: number
   /** Default 1/1. */
   readonly shard?: Shard
-  /** Checked before each run; `true` ends the campaign (the CLI's time budget). */
-  readonly shouldStop?: () => boolean
+  /**
+   * Checked before each run: `true` or `'time'` ends the campaign as out of time (the CLI's time
+   * budget), `'interrupted'` as interrupted (a signal); the report says which.
+   */
+  readonly shouldStop?: () => boolean | 'time' | 'interrupted'
   /** Where failing runs are written as run files; nothing is written when absent. */
   readonly outDir?: string
   /** Keep going after the first failing run, shrinking the first run of each new clause (default false). */
@@ -187,7 +190,7 @@ export interface CampaignReport {
   readonly runs: number
   /** Run seeds used (random programs drawn, or scenario runs). */
   readonly seeds: number
-  readonly stoppedBy: 'runs' | 'time' | 'failure' | 'exhausted'
+  readonly stoppedBy: 'runs' | 'time' | 'failure' | 'exhausted' | 'interrupted'
   readonly outcomes: Record<RunOutcome['kind'], number>
   readonly violatingRuns: number
   /** Violating runs per clause. */
@@ -276,7 +279,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     throw new CampaignError(`shard must be i/n with 1 <= i <= n, got ${shard.index}/${shard.count}`)
   }
   const maxSeeds = options.runs ?? (options.shouldStop ? Number.POSITIVE_INFINITY : options.scenario ? DEFAULT_SCENARIO_RUNS : DEFAULT_RUNS)
-  if (!(maxSeeds >= 0)) throw new CampaignError(`runs must be >= 0, got ${maxSeeds}`)
+  if (!(maxSeeds >= 1)) throw new CampaignError(`runs must be an integer >= 1, got ${maxSeeds}`)
   const scenario = options.scenario
   if (scenario && kind === 'dfs' && shard.count > 1) throw new CampaignError('a dfs over a scenario explores one tree in order and cannot be sharded; shard random, pct or portfolio instead')
   if (scenario && !adapter.supports.resume && (uses(scenario.program, 'resume') || uses(scenario.program, 'restart'))) {
@@ -408,8 +411,9 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
 
   const seedAt = (j: number): number => seed + (shard.index - 1) + j * shard.count
   const stop = (): boolean => {
-    if (options.shouldStop?.()) {
-      stoppedBy = 'time'
+    const stopped = options.shouldStop?.()
+    if (stopped) {
+      stoppedBy = stopped === 'interrupted' ? 'interrupted' : 'time'
       return true
     }
     return false

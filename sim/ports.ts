@@ -25,7 +25,7 @@ export interface SchedulerPort {
  */
 export interface RunDriver extends SchedulerPort {
   /** Run `main` (which starts the actors) to the end; called once. The outcome is returned, never thrown. */
-  run(main: () => Promise<void>, options?: { readonly budget?: number }): Promise<RunOutcome>
+  run(main: () => Promise<void>, options?: { readonly budget?: number; readonly runaway?: () => string | undefined }): Promise<RunOutcome>
 }
 
 /** The actor a label belongs to: everything before its last `:` segment (`factory:s1:setup` → `factory:s1`). */

@@ -26,8 +26,10 @@ export interface RunFile {
   readonly v: typeof RUN_FILE_VERSION
   readonly kind: 'dsh-kit-run'
   readonly program: Program
-  /** The adapter module the run used; absent for the built-in reference factory. */
+  /** The adapter module the run used, as the user named it; absent for the built-in reference factory. */
   readonly adapter?: string
+  /** The adapter's `name@version` when the run was recorded: a replay refuses another adapter. */
+  readonly adapterName?: string
   readonly decisions: DecisionLog
   /** Trace hash of the recorded run; a replay must reproduce it. */
   readonly hash: string
@@ -45,19 +47,20 @@ export function describeOutcome(outcome: RunOutcome): string {
   switch (outcome.kind) {
     case 'ok': return `ok after ${outcome.steps} steps`
     case 'deadlock': return `deadlock after ${outcome.steps} steps: ${outcome.blocked.map((b) => `${b.actor} ${b.op} waits on ${b.waitingOn}`).join('; ')}`
-    case 'livelock': return `livelock: step budget ${outcome.budget} exceeded`
+    case 'livelock': return outcome.reason ? `livelock: ${outcome.reason}` : `livelock: step budget ${outcome.budget} exceeded`
     case 'uncontrolled': return `uncontrolled nondeterminism: ${outcome.seen}`
     case 'crash': return `crash (${outcome.source}): ${outcome.error instanceof Error ? outcome.error.stack ?? outcome.error.message : String(outcome.error)}`
   }
 }
 
 /** Build the run file of a result. */
-export function toRunFile(program: Program, result: RunResult, extra: { adapter?: string; violations?: readonly SavedViolation[] } = {}): RunFile {
+export function toRunFile(program: Program, result: RunResult, extra: { adapter?: string; adapterName?: string; violations?: readonly SavedViolation[] } = {}): RunFile {
   return {
     v: RUN_FILE_VERSION,
     kind: 'dsh-kit-run',
     program,
     ...(extra.adapter === undefined ? {} : { adapter: extra.adapter }),
+    ...(extra.adapterName === undefined ? {} : { adapterName: extra.adapterName }),
     decisions: result.decisions,
     hash: result.hash,
     outcome: { kind: result.outcome.kind, detail: describeOutcome(result.outcome) },
@@ -88,6 +91,8 @@ export function validateRunFile(value: any, source = 'run file'): RunFile {
   if (value.kind !== 'dsh-kit-run') throw new RunFileError(`${source}: .kind must be "dsh-kit-run", got ${JSON.stringify(value.kind)}`)
   if (value.v !== RUN_FILE_VERSION) throw new RunFileError(`${source}: .v must be ${RUN_FILE_VERSION}, got ${JSON.stringify(value.v)}`)
   if (typeof value.hash !== 'string') throw new RunFileError(`${source}: .hash must be a string`)
+  if (value.adapter !== undefined && (typeof value.adapter !== 'string' || value.adapter.length === 0)) throw new RunFileError(`${source}: .adapter must be a non-empty string (the adapter module) when present`)
+  if (value.adapterName !== undefined && typeof value.adapterName !== 'string') throw new RunFileError(`${source}: .adapterName must be a string when present`)
   try {
     validateProgram(value.program)
     validateDecisionLog(value.decisions)

@@ -59,7 +59,7 @@ export async function runProgramWith(program: Program, driver: RunDriver, option
     world = await World.create({ program, process: options.process ?? kitProcess(options.install ?? referenceInstall), port: driver, trace })
     const w = world
     await Promise.all(program.actors.map((actor) => w.operations.runActor(actor.id, actor.ops)))
-  }, options.budget === undefined ? {} : { budget: options.budget })
+  }, { ...(options.budget === undefined ? {} : { budget: options.budget }), runaway: () => trace.overflow })
   world?.recordFinal()
   world?.abandon()
   const result = trace.toTrace()

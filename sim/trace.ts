@@ -83,15 +83,32 @@ export interface Trace {
   readonly entries: readonly TraceEntry[]
 }
 
+/** Trace entries a run may record: honest runs record a few hundred; a runaway is ended long before memory runs out. */
+export const DEFAULT_MAX_TRACE_ENTRIES = 200_000
+
 /** Appends entries, numbering them and stamping the current decision count. */
 export class TraceRecorder {
   readonly entries: TraceEntry[] = []
+  #overflow: string | undefined
 
-  /** @param decisions how many decisions the run has taken so far (stamped on each entry). */
-  constructor(private readonly decisions: () => number = () => 0) {}
+  /**
+   * @param decisions how many decisions the run has taken so far (stamped on each entry).
+   * @param maxEntries the cap: past it entries are dropped and {@link overflow} says so (a runaway
+   *   run must not exhaust memory before the scheduler can end it as a livelock).
+   */
+  constructor(private readonly decisions: () => number = () => 0, private readonly maxEntries = DEFAULT_MAX_TRACE_ENTRIES) {}
+
+  /** Why the trace stopped recording (it outgrew its cap), if it did. */
+  get overflow(): string | undefined {
+    return this.#overflow
+  }
 
   /** Append `entry`, which the recorder takes over: callers pass a fresh object literal. */
   add(entry: NewEntry): void {
+    if (this.entries.length >= this.maxEntries) {
+      this.#overflow ??= `the trace outgrew its cap of ${this.maxEntries} entries at decision ${this.decisions()}`
+      return
+    }
     // Numbered in place (no copy): `i` and `d` still come last, so the JSON and the hash are as before.
     const numbered = entry as TraceEntry
     numbered.i = this.entries.length

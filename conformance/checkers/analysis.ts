@@ -60,6 +60,18 @@ export function keyOf(world: number, id: string): string {
   return `${world}/${id}`
 }
 
+/** Put back an `agent/created` edge set aside for a register that failed, in trace order. */
+function restoreAgentCreated(lives: Life[], edge: Entry<'event'>): void {
+  const life = lives.findLast((l) => l.world === edge.world && l.id === edge.id && l.sessionCreated.i < edge.i)
+  if (!life) return
+  if (life.agentCreated === undefined || life.agentCreated.i > edge.i) {
+    if (life.agentCreated) life.repeats.push(life.agentCreated)
+    life.agentCreated = edge
+  } else {
+    life.repeats.push(edge)
+  }
+}
+
 /** Analyse a trace (linear). */
 export function analyse(trace: Trace, program: Program): Analysis {
   const txs = new Map<string, Tx>()
@@ -72,6 +84,9 @@ export function analyse(trace: Trace, program: Program): Analysis {
   const candidates = new Map<Life, Tx[]>()
   // Register operations in flight, by invoke key: the id their stub takes.
   const registering = new Map<string, string>()
+  // `agent/created` edges set aside while a register of the same id was in flight, by invoke key: the
+  // stub's own announcement if the register succeeds, a real lifecycle's edge if it failed.
+  const setAside = new Map<string, Entry<'event'>[]>()
 
   for (const e of trace.entries) {
     switch (e.k) {
@@ -88,7 +103,11 @@ export function analyse(trace: Trace, program: Program): Analysis {
         break
       }
       case 'outcome': {
-        registering.delete(`${e.world}/${e.actor}/${e.op}`)
+        const invokeKey = `${e.world}/${e.actor}/${e.op}`
+        registering.delete(invokeKey)
+        // A failed register announced nothing: what was set aside for it was a lifecycle's own edge.
+        for (const edge of setAside.get(invokeKey) ?? []) if (e.status === 'fail') restoreAgentCreated(lives, edge)
+        setAside.delete(invokeKey)
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
         break
@@ -110,8 +129,15 @@ export function analyse(trace: Trace, program: Program): Analysis {
         }
         const key = keyOf(e.world, e.id)
         const life = open.get(key)
-        // A stub the program registers directly announces itself: not an edge of any lifecycle.
-        if (e.name === 'agent/created' && [...registering.values()].includes(key)) break
+        // A stub the program registers directly announces itself: not an edge of any lifecycle (set
+        // aside until the register's outcome says whether it announced anything).
+        if (e.name === 'agent/created') {
+          const registrar = [...registering].find(([, id]) => id === key)?.[0]
+          if (registrar !== undefined) {
+            setAside.set(registrar, [...(setAside.get(registrar) ?? []), e])
+            break
+          }
+        }
         if (e.name === 'session/created') {
           if (life && !life.sessionDisposed) {
             life.repeats.push(e)

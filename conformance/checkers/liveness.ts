@@ -38,7 +38,7 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
   const out: Violation[] = []
   switch (outcome.kind) {
     case 'livelock':
-      out.push(violation('X-RUN', 2, `livelock: still running after ${outcome.budget} scheduling steps`, end(outcome)))
+      out.push(violation('X-RUN', 2, outcome.reason ? `livelock: ${outcome.reason}` : `livelock: still running after ${outcome.budget} scheduling steps`, end(outcome)))
       break
     case 'crash':
       out.push(violation('X-RUN', 1, `crash (${outcome.source}): ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`, end(outcome)))

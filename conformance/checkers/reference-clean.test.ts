@@ -5,7 +5,10 @@
  * - a resume whose id a concurrent create emptied on disk between its invocation and its load
  *   (§9 43 must compare with the disk as the load read it);
  * - a stub agent registered under an id whose lifecycle was between agent/disposed and
- *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74).
+ *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74);
+ * - a stub register of the id being created, from its session/created listener: the register fails
+ *   (`already registered`) after the real agent/created was emitted, which is that lifecycle's edge
+ *   (§9 36: `fuzz --seed 5339 --runs 1`).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'

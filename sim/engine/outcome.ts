@@ -40,6 +40,8 @@ export interface DeadlockOutcome extends OutcomeBase {
 export interface LivelockOutcome extends OutcomeBase {
   readonly kind: 'livelock'
   readonly budget: number
+  /** Set when a resource cap ended the run (a trace or decision log that outgrew its cap), not the step budget. */
+  readonly reason?: string
 }
 /** Code under test started async work the scheduler does not control (a real timer, real I/O). */
 export interface UncontrolledOutcome extends OutcomeBase {

@@ -24,7 +24,15 @@ export interface RunOptions {
   readonly budget?: number
   /** Virtual time at the start of the run, in ms since the epoch; defaults to 0. */
   readonly clockStart?: number
+  /**
+   * Asked between steps: a reason ends the run as a livelock (a trace that outgrew its cap, say),
+   * so a run's memory stays bounded even when its step count does not grow.
+   */
+  readonly runaway?: () => string | undefined
 }
+
+/** Decisions (steps plus random draws) a run may record per step of its budget before it is a livelock. */
+const DECISIONS_PER_STEP = 20
 
 class Point implements PendingPoint {
   constructor(
@@ -185,7 +193,7 @@ export class Scheduler {
       this.#watch.start()
       this.#state = 'running'
       this.#startMain(main)
-      outcome = await this.#loop(clock, budget)
+      outcome = await this.#loop(clock, budget, options.runaway)
     } finally {
       this.#state = 'done'
       this.#watch.stop()
@@ -239,7 +247,7 @@ export class Scheduler {
     }
   }
 
-  async #loop(clock: VirtualClock, budget: number): Promise<RunOutcome> {
+  async #loop(clock: VirtualClock, budget: number, runaway: (() => string | undefined) | undefined): Promise<RunOutcome> {
     const strategy = this.#strategy
     const pending = this.#pending
     const watch = this.#watch
@@ -248,6 +256,8 @@ export class Scheduler {
     for (;;) {
       const ended = this.#ended()
       if (ended !== undefined) return ended
+      const runawayReason = runaway?.() ?? (this.#recorder.length > (budget + 1) * DECISIONS_PER_STEP ? `${this.#recorder.length} decisions recorded in ${this.#steps} steps` : undefined)
+      if (runawayReason !== undefined) return { kind: 'livelock', steps: this.#steps, budget, reason: runawayReason, decisions: this.#log() }
       if (pending.length > 0) {
         if (this.#steps >= budget) return { kind: 'livelock', steps: this.#steps, budget, decisions: this.#log() }
         ctx.step = this.#steps

@@ -1,0 +1,79 @@
+/**
+ * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop.
+ * @module
+ */
+import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
+import { CertifyOptionError } from '../../conformance/certify-plan.js'
+import { formatReport } from '../../conformance/format-report.js'
+import { certify } from '../../conformance/suite.js'
+import type { Progress, Report } from '../../conformance/suite.js'
+import { loadAdapter } from '../adapter-loader.js'
+import { UsageError } from '../errors.js'
+import { EXIT } from '../exit-codes.js'
+import { exitCodeOf, interrupted } from '../interrupt.js'
+import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
+
+function progressPrinter(): (p: Progress) => void {
+  let last = 0
+  return (p) => {
+    if (p.kind === 'phase') return
+    if (!process.stderr.isTTY && p.done !== p.total) return
+    const now = performance.now()
+    if (p.done !== p.total && now - last < 100) return
+    last = now
+    const line = `  certifying ${String(p.done).padStart(5)}/${p.total} units  failing clauses: ${p.failures}`
+    process.stderr.write(process.stderr.isTTY ? `\r${line}` : `${line}\n`)
+    if (p.done === p.total && process.stderr.isTTY) process.stderr.write('\n')
+  }
+}
+
+/** The exit code of a certificate. */
+export function certifyExitCode(report: Report): number {
+  const signal = interrupted()
+  if (signal) return exitCodeOf(signal)
+  if (report.failing.length > 0) return EXIT.violation
+  if (!report.complete || report.clauses.every((c) => c.checks === 0)) return EXIT.incomplete
+  return EXIT.ok
+}
+
+export async function certifyCommand(args: string[]): Promise<number> {
+  const { values } = parseOptions('certify', args, {
+    adapter: { type: 'string' }, profile: { type: 'string', default: 'quick' }, json: { type: 'string' },
+    seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
+    workers: { type: 'string' }, timeout: { type: 'string' }, 'case-timeout': { type: 'string' }, 'fail-fast': { type: 'boolean', default: false },
+  })
+  if (values.profile !== 'quick' && values.profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${values.profile}"`)
+  const seed = intOption('seed', values.seed, 0)
+  const only = onlyOption(values.only)
+  const workers = workersOption(values.workers)
+  const deadlineMs = values.timeout === undefined ? undefined : parseDuration('timeout', values.timeout)
+  const unitTimeoutMs = values['case-timeout'] === undefined ? undefined : parseDuration('case-timeout', values['case-timeout'])
+  const outDir = values.out === undefined ? undefined : writableDir('--out', values.out)
+  if (values.json !== undefined) writableFile('--json', values.json)
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${values.profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
+  const started = performance.now()
+  let report: Report
+  try {
+    report = await certify(adapter, {
+      profile: values.profile, onProgress: progressPrinter(), workers, failFast: values['fail-fast'],
+      shouldStop: () => {
+        const signal = interrupted()
+        if (signal) return `interrupted by ${signal}`
+        if (deadlineMs !== undefined && performance.now() - started >= deadlineMs) return `--timeout ${values.timeout} expired`
+        return undefined
+      },
+      ...(values.adapter ? { adapterModule: values.adapter } : {}),
+      ...(seed === undefined ? {} : { seed }),
+      ...(outDir ? { outDir } : {}),
+      ...(only ? { only } : {}),
+      ...(unitTimeoutMs === undefined ? {} : { unitTimeoutMs }),
+    })
+  } catch (error) {
+    if (error instanceof CertifyOptionError) throw new UsageError(error.message)
+    throw error
+  }
+  console.log(formatReport(report, { timelines: values.timelines }))
+  if (values.json) writeOutput('--json', values.json, `${JSON.stringify(report, null, 1)}\n`)
+  return certifyExitCode(report)
+}

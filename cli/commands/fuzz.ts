@@ -1,0 +1,95 @@
+/**
+ * `dsh-kit fuzz`: a campaign of random programs (or one named scenario) under many schedules.
+ * @module
+ */
+import { join } from 'node:path'
+import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
+import { CAMPAIGN_STRATEGIES, CampaignError, runCampaign } from '../../scenarios/campaign.js'
+import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign.js'
+import { formatCampaign } from '../../scenarios/campaign-report.js'
+import { findScenario } from '../../scenarios/index.js'
+import { loadAdapter } from '../adapter-loader.js'
+import { UsageError } from '../errors.js'
+import { EXIT } from '../exit-codes.js'
+import { exitCodeOf, interrupted } from '../interrupt.js'
+import { intOption, parseDuration, parseOptions, writableDir, writableFile, writeOutput } from '../options.js'
+
+function fuzzProgress(started: number): (p: CampaignProgress) => void {
+  let last = 0
+  const tty = process.stderr.isTTY === true
+  return (p) => {
+    const now = performance.now()
+    if (now - last < (tty ? 100 : 5000) && p.phase === 'running') return
+    last = now
+    const rate = p.runs / Math.max((now - started) / 1000, 1e-3)
+    const goals = p.unreachedGoals === undefined ? '' : `  unreached goals: ${p.unreachedGoals}`
+    const what = p.phase === 'shrinking' ? `  shrinking ${p.key}` : ''
+    const line = `  fuzz ${String(p.runs).padStart(7)} runs  ${rate.toFixed(1).padStart(7)} runs/s  failures: ${p.failures} (violating runs: ${p.violatingRuns})${goals}${what}`
+    process.stderr.write(tty ? `\r${line.padEnd(100)}` : `${line}\n`)
+  }
+}
+
+/** The exit code of a campaign. */
+export function fuzzExitCode(report: CampaignReport): number {
+  const signal = interrupted()
+  if (signal) return exitCodeOf(signal)
+  if (!report.passed) return EXIT.violation
+  if (report.runs === 0) return EXIT.incomplete
+  return EXIT.ok
+}
+
+export async function fuzzCommand(args: string[]): Promise<number> {
+  const { values } = parseOptions('fuzz', args, {
+    adapter: { type: 'string' }, runs: { type: 'string' }, time: { type: 'string' }, seed: { type: 'string' },
+    strategy: { type: 'string', default: 'portfolio' }, scenario: { type: 'string' }, shard: { type: 'string' },
+    out: { type: 'string' }, json: { type: 'string' }, 'keep-going': { type: 'boolean', default: false },
+    'no-shrink': { type: 'boolean', default: false }, 'no-timelines': { type: 'boolean', default: false },
+    differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
+  })
+  if (!(CAMPAIGN_STRATEGIES as readonly string[]).includes(values.strategy)) throw new UsageError(`--strategy must be one of ${CAMPAIGN_STRATEGIES.join(', ')}, got "${values.strategy}"`)
+  const runs = intOption('runs', values.runs, 1)
+  const seed = intOption(values.seed === undefined && process.env.DSH_KIT_SEED !== undefined ? 'seed (from DSH_KIT_SEED)' : 'seed', values.seed ?? process.env.DSH_KIT_SEED, 0) ?? 0
+  const timeMs = values.time === undefined ? undefined : parseDuration('time', values.time)
+  if (runs !== undefined && timeMs !== undefined) throw new UsageError('give --runs or --time, not both')
+  let shard: { index: number; count: number } | undefined
+  if (values.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(values.shard)
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be i/n with 1 <= i <= n, got "${values.shard}"`)
+    shard = { index: Number(m[1]), count: Number(m[2]) }
+  }
+  let scenario
+  if (values.scenario !== undefined) {
+    try {
+      scenario = findScenario(values.scenario)
+    } catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+  }
+  const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'fuzz'))
+  if (values.json !== undefined) writableFile('--json', values.json)
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  const started = performance.now()
+  const deadline = timeMs === undefined ? undefined : started + timeMs
+  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : 'random programs'}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}\n`)
+  let report: CampaignReport
+  try {
+    report = await runCampaign({
+      adapter, strategy: values.strategy as CampaignStrategy, seed, outDir,
+      keepGoing: values['keep-going'], shrink: !values['no-shrink'], onProgress: fuzzProgress(started),
+      differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
+      ...(values.adapter ? { adapterModule: values.adapter } : {}),
+      ...(scenario ? { scenario } : {}),
+      ...(shard ? { shard } : {}),
+      ...(runs === undefined ? {} : { runs }),
+      shouldStop: () => (interrupted() ? 'interrupted' : deadline !== undefined && performance.now() >= deadline ? 'time' : false),
+    })
+  } catch (error) {
+    if (error instanceof CampaignError) throw new UsageError(error.message)
+    throw error
+  }
+  const durationMs = Math.round(performance.now() - started)
+  if (process.stderr.isTTY) process.stderr.write('\n')
+  console.log(formatCampaign(report, { durationMs, timelines: !values['no-timelines'] }))
+  if (values.json) writeOutput('--json', values.json, `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`)
+  return fuzzExitCode(report)
+}

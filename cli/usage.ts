@@ -1,0 +1,45 @@
+/**
+ * The help texts: one per command (`dsh-kit <command> --help`) and the overview (`dsh-kit --help`).
+ * @module
+ */
+import { EXIT_MEANINGS } from './exit-codes.js'
+
+/** Per-command usage. */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  certify: `dsh-kit certify [--adapter <module>] [--profile quick|thorough] [--seed N] [--only "<GROUP> <n>"]...
+                [--workers N] [--timeout <duration>] [--case-timeout <duration>] [--fail-fast]
+                [--out <dir>] [--json <file>] [--timelines]
+  certify an AgentFactory adapter (the built-in reference factory by default) clause by clause.
+  Directed cases and simulated runs run in --workers worker threads (default: every core), each
+  watched: a case or run that hangs, livelocks or exhausts memory is charged to its clause.
+  --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).`,
+  fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
+             [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--keep-going] [--no-shrink]
+             [--differential] [--no-baseline] [--no-timelines]
+  run random programs (or one named scenario) under many schedules with every checker on
+  (default --runs 100, or 500 for a scenario); a failure is shrunk, saved as a run file and printed
+  with its replay command; each failure is cross-checked on the reference factory, and
+  --differential does not count violations the reference shows too. Ctrl-C prints the partial
+  summary and writes --json before exiting 130.`,
+  replay: `dsh-kit replay <run-file> [--adapter <module>] [--force] [--timeline]
+  replay a saved run from its decision log against the adapter it recorded and check it again;
+  --adapter must name that adapter unless --force.`,
+  explain: `dsh-kit explain <run-file> [--adapter <module>] [--force] [--html <out.html>] [--flat] [--no-marks]
+  print the run's timeline, one line per event with a column per actor; --html writes a
+  self-contained swim-lane page.`,
+  list: `dsh-kit list
+  print the clause groups and clauses, the named scenarios and the mutants.`,
+}
+
+/** The overview. */
+export function usage(): string {
+  const codes = EXIT_MEANINGS.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')
+  return `usage: dsh-kit <command> [options]    (dsh-kit <command> --help, dsh-kit --version)
+
+commands:
+${Object.values(COMMAND_USAGE).map((u) => `  ${u.replace(/\n/g, '\n  ')}`).join('\n\n')}
+
+exit codes:
+${codes}
+`
+}

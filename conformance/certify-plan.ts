@@ -1,0 +1,103 @@
+/**
+ * What a certification will run, decided up front and deterministically from the adapter's manifest
+ * and the options: the directed cases, the directed programs under their schedules and the random
+ * programs, as a list of independent **units**. Units run in any order, in this process or in
+ * workers; their verdicts are merged by unit index, so the certificate does not depend on how many
+ * workers ran them.
+ * @module
+ */
+import { DIRECTED_CASES } from '../core/cases/index.js'
+import type { DirectedCase } from '../core/cases/index.js'
+import type { NormalizedAdapter } from './adapter.js'
+import { CHECKED_CLAUSES } from './checkers/index.js'
+import { CLAUSES } from './clauses.js'
+import { DIRECTED_PROGRAMS } from './programs.js'
+import type { DirectedProgram } from './programs.js'
+
+/** How hard to look. */
+export interface Profile {
+  readonly name: 'quick' | 'thorough'
+  /** Schedules per directed program. */
+  readonly schedules: number
+  /** Seeded random programs (one schedule each). */
+  readonly randomPrograms: number
+}
+
+/** The two profiles. */
+export const PROFILES: Readonly<Record<Profile['name'], Profile>> = {
+  quick: { name: 'quick', schedules: 24, randomPrograms: 200 },
+  thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500 },
+}
+
+/** Default wall-clock budget of one directed case or one simulated run. */
+export const DEFAULT_UNIT_TIMEOUT_MS = 10_000
+
+/** One independent piece of a certification. */
+export type CertifyUnit =
+  | { readonly kind: 'case'; readonly index: number }
+  | { readonly kind: 'program'; readonly index: number; readonly k: number }
+  | { readonly kind: 'random'; readonly k: number }
+
+/** The options a plan is made from (validated). */
+export interface PlanOptions {
+  readonly profile?: string
+  readonly seed?: number
+  readonly only?: readonly (string | number)[]
+}
+
+/** A certification's work, decided before anything runs. */
+export interface CertifyPlan {
+  readonly profile: Profile
+  readonly seed: number
+  /** Clause numbers asked for with `only` (undefined: all). */
+  readonly only: readonly number[] | undefined
+  readonly cases: readonly DirectedCase[]
+  readonly programs: readonly DirectedProgram[]
+  /** Whether simulated runs are part of the plan (not when `only` names no clause a checker covers). */
+  readonly simulate: boolean
+  readonly units: readonly CertifyUnit[]
+}
+
+/** A certify option is out of range; the message names the option and what was expected. */
+export class CertifyOptionError extends RangeError {
+  override readonly name = 'CertifyOptionError'
+}
+
+const KEYS = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [`${c.group} ${c.clause}`, c.clause]))
+const NUMBERS = new Set(KEYS.values())
+
+/** The §9 number an `only` entry names (`"AGENT-ATOMIC-TEST 64"`, `"64"` or `64`); throws naming an unknown one. */
+export function clauseNumberOf(entry: string | number): number {
+  if (typeof entry === 'number' || /^\s*\d+\s*$/.test(entry)) {
+    const n = Number(entry)
+    if (NUMBERS.has(n)) return n
+    throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}: §9 numbers run from 1 to ${Math.max(...NUMBERS)}; \`dsh-kit list\` prints them`)
+  }
+  const key = entry.trim().replace(/\s+/g, ' ')
+  const n = KEYS.get(key) ?? KEYS.get(key.toUpperCase())
+  if (n !== undefined) return n
+  const number = /(\d+)$/.exec(key)?.[1]
+  const hint = number !== undefined && NUMBERS.has(Number(number)) ? `; clause ${number} is ${[...KEYS].find(([, v]) => v === Number(number))![0]}` : ''
+  throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}${hint}; expected "<GROUP> <n>" or a number, as \`dsh-kit list\` prints them`)
+}
+
+/** Plan a certification of `adapter`; throws {@link CertifyOptionError} for bad options. */
+export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {}): CertifyPlan {
+  const profileName = options.profile ?? 'quick'
+  if (profileName !== 'quick' && profileName !== 'thorough') throw new CertifyOptionError(`profile must be "quick" or "thorough", got ${JSON.stringify(profileName)}`)
+  const profile = PROFILES[profileName]
+  const seed = options.seed ?? 0
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new CertifyOptionError(`seed must be a non-negative integer, got ${String(seed)}`)
+  if (options.only !== undefined && (!Array.isArray(options.only) || options.only.length === 0)) throw new CertifyOptionError('only must be a non-empty list of clauses')
+  const only = options.only?.map(clauseNumberOf)
+  const wanted = (clause: number): boolean => !only || only.includes(clause)
+  const resumes = (text: string): boolean => /resume|restart/i.test(text)
+  // Directed cases run in the kit's in-process harness, so only for factory adapters.
+  const cases = adapter.foreign ? [] : DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !resumes(c.title)))
+  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
+  const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"')) : []
+  const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
+  programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
+  if (simulate) for (let k = 0; k < profile.randomPrograms; k++) units.push({ kind: 'random', k })
+  return { profile, seed, only, cases, programs, simulate, units }
+}

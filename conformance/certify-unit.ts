@@ -1,0 +1,165 @@
+/**
+ * Running one unit of a certification (a directed case, or one simulated run) and turning how it
+ * ended into a verdict: the clauses it checked and, per violated clause, a replayable failure.
+ * A unit never hangs its caller and never throws for what the code under test does: a hang, a
+ * crash, a non-Error throw or an unhandled rejection is charged to the clause being checked.
+ * @module
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { caseTitle } from '../core/cases/index.js'
+import type { DirectedCase } from '../core/cases/index.js'
+import type { Program } from '../sim/program.js'
+import { runProgram } from '../sim/run.js'
+import type { RunResult } from '../sim/run.js'
+import { toRunFile, writeRunFile } from '../sim/run-file.js'
+import { pct, random } from '../sim/strategies/index.js'
+import type { Strategy } from '../sim/strategies/index.js'
+import { renderTrace } from '../sim/trace.js'
+import { describeHang, settleOrHang } from '../sim/pool/settle-or-hang.js'
+import { printValue } from '../sim/pool/errors.js'
+import type { LostReason } from '../sim/pool/worker-pool.js'
+import type { NormalizedAdapter } from './adapter.js'
+import type { CertifyPlan, CertifyUnit } from './certify-plan.js'
+import { checkRun } from './checkers/index.js'
+import type { Violation } from './checkers/index.js'
+import { CLAUSES } from './clauses.js'
+import { captureProcessFaults } from './process-faults.js'
+import { randomProgram } from './random-programs.js'
+import type { Failure } from './suite.js'
+
+/** What one unit found. */
+export interface UnitVerdict {
+  /** A simulated run (it counts one check of every checker-covered clause), or a directed case. */
+  readonly kind: 'run' | 'case' | 'skipped'
+  /** The case's clause (cases only). */
+  readonly clause?: number
+  /** The first failure per clause key this unit found, in the order found. */
+  readonly failures: readonly { readonly key: string; readonly failure: Failure }[]
+}
+
+/** Everything a unit needs besides the unit itself. */
+export interface UnitEnv {
+  readonly adapter: NormalizedAdapter
+  readonly plan: CertifyPlan
+  /** Where failing runs are saved (absolute). */
+  readonly outDir: string
+  /** The adapter module as the user named it (recorded in run files and commands). */
+  readonly adapterModule?: string
+  readonly unitTimeoutMs: number
+  readonly keepAlive?: { ref(): void; unref(): void }
+}
+
+/** The strategy of schedule `k`: alternating random and pct d=1..3. */
+export function strategyFor(k: number, seed: number): Strategy {
+  const s = seed + k
+  switch (k % 4) {
+    case 0: return random({ seed: s })
+    case 1: return pct({ seed: s, depth: 1 })
+    case 2: return pct({ seed: s, depth: 2 })
+    default: return pct({ seed: s, depth: 3 })
+  }
+}
+
+const KEY_BY_CLAUSE = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, `${c.group} ${c.clause}`]))
+
+/** The canonical key of a §9 clause number. */
+export function clauseKey(clause: number): string {
+  return KEY_BY_CLAUSE.get(clause) ?? `? ${clause}`
+}
+
+/** The X-RUN key a run that never finished is charged to. */
+const LIVELOCK_KEY = 'X-RUN 2'
+
+function adapterArg(env: UnitEnv): string {
+  return env.adapterModule ? ` --adapter ${env.adapterModule}` : ''
+}
+
+/** The command that reruns one clause's directed cases. */
+export function caseRerun(env: Pick<UnitEnv, 'adapterModule'>, key: string): string {
+  return `npx dsh-kit certify${adapterArg(env as UnitEnv)} --only "${key}"`
+}
+
+/** Run one unit to its verdict. */
+export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<UnitVerdict> {
+  if (unit.kind === 'case') return runCase(env, env.plan.cases[unit.index]!)
+  const { program, name, via, allowDeadlock } = programOf(env, unit)
+  if (program === undefined) return { kind: 'skipped', failures: [] }
+  const k = unit.k
+  const strategy = strategyFor(k, env.plan.seed)
+  strategy.beginRun()
+  const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+  if (settled.kind === 'rejected') throw settled.error // the kit's own failure (a harness error), not the adapter's
+  if (settled.kind === 'hang') {
+    return { kind: 'run', failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
+  }
+  const result = settled.value
+  const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+  const failures: { key: string; failure: Failure }[] = []
+  for (const v of violations) {
+    if (failures.some((f) => f.key === v.key)) continue
+    failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, env.plan.seed + k) })
+  }
+  return { kind: 'run', failures }
+}
+
+/** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */
+export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule'>, unit: CertifyUnit, reason: LostReason, detail: string): UnitVerdict {
+  const why = reason === 'crash' ? `crashed: ${detail}` : detail
+  if (unit.kind === 'case') {
+    const c = env.plan.cases[unit.index]!
+    const key = clauseKey(c.clause)
+    return { kind: 'case', clause: c.clause, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
+  }
+  return { kind: 'run', failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
+}
+
+function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
+  const { program, name, via } = programOf(env, unit)
+  const strategy = strategyFor(unit.k, env.plan.seed)
+  return {
+    message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}),
+    strategy: strategy.name, seed: env.plan.seed + unit.k,
+  }
+}
+
+function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'adapter'>>, unit: Exclude<CertifyUnit, { kind: 'case' }>): { program: Program | undefined; name: string; via: Failure['via']; allowDeadlock: boolean } {
+  if (unit.kind === 'program') {
+    const p = env.plan.programs[unit.index]!
+    return { program: p.program, name: p.name, via: 'directed program', allowDeadlock: p.hangs === true }
+  }
+  const seed = env.plan.seed + unit.k
+  const program = randomProgram(seed)
+  const name = program.name ?? `random ${seed}`
+  const skip = env.adapter !== undefined && !env.adapter.supports.resume && JSON.stringify(program).includes('"resume"')
+  return { program: skip ? undefined : program, name, via: 'random program', allowDeadlock: false }
+}
+
+async function runCase(env: UnitEnv, c: DirectedCase): Promise<UnitVerdict> {
+  const key = clauseKey(c.clause)
+  const { settled, faults } = await captureProcessFaults(() => settleOrHang(() => c.run(env.adapter.installFactory), {
+    timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}),
+  }))
+  let message: string | undefined
+  if (settled.kind === 'hang') message = `the directed case ${describeHang(settled)}`
+  else if (settled.kind === 'rejected') message = settled.error instanceof Error ? settled.error.message : `the case failed with a non-Error value: ${printValue(settled.error)}`
+  if (message === undefined && faults.length > 0) message = `the implementation ${faults[0]!}`
+  else if (message !== undefined && faults.length > 0) message = `${message} (and the implementation ${faults[0]!})`
+  const failures = message === undefined ? [] : [{ key, failure: { message, via: 'directed case' as const, caseTitle: caseTitle(c), replay: caseRerun(env, key) } }]
+  return { kind: 'case', clause: c.clause, failures }
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+}
+
+function saveFailure(env: UnitEnv, v: Violation, result: RunResult, program: Program, name: string, via: Failure['via'], strategy: string, seed: number): Failure {
+  const dir = join(env.outDir, slug(env.adapter.name))
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${slug(v.key)}-${slug(name)}-${seed}.json`)
+  writeRunFile(file, toRunFile(program, result, { ...(env.adapterModule ? { adapter: env.adapterModule } : {}), adapterName: `${env.adapter.name}@${env.adapter.version}`, violations: [{ clause: v.key, message: v.message }] }))
+  return {
+    message: v.message, via, programName: name, program, strategy, seed, decisions: result.decisions.decisions.length,
+    runFile: file, replay: `npx dsh-kit replay ${file}${adapterArg(env)}`, timeline: renderTrace(result.trace, result.decisions.decisions),
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The executor a certify worker thread runs (see `sim/pool/`): it loads the adapter itself (by
+ * module path, or the built-in reference), re-plans the certification from the same options (plans
+ * are deterministic), and runs the units it is posted.
+ * @module
+ */
+import type { UnitContext } from '../sim/pool/protocol.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from './adapter.js'
+import { loadAdapter } from './adapter-loader.js'
+import { planCertify } from './certify-plan.js'
+import type { CertifyUnit, PlanOptions } from './certify-plan.js'
+import { runCertifyUnit } from './certify-unit.js'
+import type { UnitEnv, UnitVerdict } from './certify-unit.js'
+
+/** What each worker is initialised with (structured-cloneable). */
+export interface CertifyWorkerInit {
+  /** Absent: the built-in reference factory. */
+  readonly adapterModule?: string
+  readonly plan: PlanOptions
+  readonly outDir: string
+  readonly unitTimeoutMs: number
+}
+
+/** Load the adapter and plan, once per worker. */
+export async function init(data: CertifyWorkerInit): Promise<UnitEnv> {
+  const input = data.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.adapterModule)
+  const adapter = normalizeAdapter(input, data.adapterModule ?? 'reference')
+  return {
+    adapter, plan: planCertify(adapter, data.plan), outDir: data.outDir, unitTimeoutMs: data.unitTimeoutMs,
+    ...(data.adapterModule ? { adapterModule: data.adapterModule } : {}),
+  }
+}
+
+/** Run one unit. */
+export function run(env: UnitEnv, unit: CertifyUnit, context: UnitContext): Promise<UnitVerdict> {
+  return runCertifyUnit({ ...env, ...(context.keepAlive ? { keepAlive: context.keepAlive } : {}) }, unit)
+}

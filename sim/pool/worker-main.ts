@@ -1,0 +1,40 @@
+/**
+ * The entry of a pool worker: loads the executor module named in `workerData`, initialises it once,
+ * then runs the units the supervisor posts, one at a time. Everything unit-specific is the
+ * executor's; this file only speaks the protocol of `worker-pool.ts`.
+ * @module
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { serializeError } from './errors.js'
+import type { PoolExecutor, ToWorker } from './protocol.js'
+
+const port = parentPort!
+const data = workerData as { executor: string; init: unknown }
+
+/** How often the heartbeat is sent; the supervisor's busy limit is many beats. */
+const BEAT_MS = 200
+
+// Started before any run installs a virtual clock, so it is a real timer: it fires only when the
+// thread gets back to its event loop, which a synchronous or microtask livelock never does.
+setInterval(() => port.postMessage({ type: 'beat' }), BEAT_MS).unref()
+
+async function boot(): Promise<void> {
+  let executor: PoolExecutor<unknown, unknown, unknown>
+  let state: unknown
+  try {
+    executor = (await import(data.executor)) as PoolExecutor<unknown, unknown, unknown>
+    state = await executor.init(data.init)
+  } catch (error) {
+    port.postMessage({ type: 'init-failed', error: serializeError(error) })
+    return
+  }
+  port.on('message', (message: ToWorker) => {
+    executor.run(state, message.unit, { keepAlive: port }).then(
+      (result) => { port.postMessage({ type: 'done', id: message.id, result }) },
+      (error: unknown) => { port.postMessage({ type: 'failed', id: message.id, error: serializeError(error) }) },
+    )
+  })
+  port.postMessage({ type: 'ready' })
+}
+
+void boot()
