@@ -68,6 +68,8 @@ function report(error: unknown): number {
 }
 
 let finished = false
+// For the kit's own tests: the peak memory of the whole process (worker threads included).
+if (process.env.DSH_KIT_REPORT_PEAK_RSS === '1') process.on('exit', () => process.stderr.write(`dsh-kit: peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`))
 // If the event loop drains while the command still waits on something, Node would exit with the
 // code set so far: a hang would look like a pass. It is the incomplete code instead.
 process.on('exit', () => {

@@ -100,7 +100,9 @@ export function writeOutput(option: string, file: string, text: string): void {
   }
 }
 
+/** `ENOTDIR: not a directory` from a Node file-system error (the path is already in the message around it). */
 function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException
-  return e.code ? `${e.code}${e.message && !e.message.startsWith(e.code) ? `: ${e.message.replace(/^[A-Z]+: /, '')}` : ''}` : e.message ?? String(error)
+  const text = String(e.message ?? error).replace(/^[A-Z]+: /, '').replace(/, \w+ '[^']*'$/, '')
+  return e.code ? `${e.code}: ${text}` : text
 }

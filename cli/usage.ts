@@ -15,12 +15,13 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).`,
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--keep-going] [--no-shrink]
-             [--differential] [--no-baseline] [--no-timelines]
+             [--differential] [--no-baseline] [--no-timelines] [--workers N]
   run random programs (or one named scenario) under many schedules with every checker on
   (default --runs 100, or 500 for a scenario); a failure is shrunk, saved as a run file and printed
   with its replay command; each failure is cross-checked on the reference factory, and
-  --differential does not count violations the reference shows too. Ctrl-C prints the partial
-  summary and writes --json before exiting 130.`,
+  --differential does not count violations the reference shows too. Runs go to --workers watched
+  worker threads (default: every core; the findings of a --runs budget do not depend on it).
+  Ctrl-C prints the partial summary and writes --json before exiting 130.`,
   replay: `dsh-kit replay <run-file> [--adapter <module>] [--force] [--timeline]
   replay a saved run from its decision log against the adapter it recorded and check it again;
   --adapter must name that adapter unless --force.`,

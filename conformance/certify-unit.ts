@@ -19,6 +19,7 @@ import { renderTrace } from '../sim/trace.js'
 import { describeHang, settleOrHang } from '../sim/pool/settle-or-hang.js'
 import { printValue } from '../sim/pool/errors.js'
 import type { LostReason } from '../sim/pool/worker-pool.js'
+import { REFERENCE_ADAPTER } from './adapter.js'
 import type { NormalizedAdapter } from './adapter.js'
 import type { CertifyPlan, CertifyUnit } from './certify-plan.js'
 import { checkRun } from './checkers/index.js'
@@ -36,6 +37,8 @@ export interface UnitVerdict {
   readonly clause?: number
   /** The first failure per clause key this unit found, in the order found. */
   readonly failures: readonly { readonly key: string; readonly failure: Failure }[]
+  /** The unit never finished: a watchdog stopped it (a hang or livelock) after this many ms. */
+  readonly hungMs?: number
 }
 
 /** Everything a unit needs besides the unit itself. */
@@ -71,13 +74,20 @@ export function clauseKey(clause: number): string {
 /** The X-RUN key a run that never finished is charged to. */
 const LIVELOCK_KEY = 'X-RUN 2'
 
-function adapterArg(env: UnitEnv): string {
-  return env.adapterModule ? ` --adapter ${env.adapterModule}` : ''
+/**
+ * The `--adapter` of a printed command: the module as named, or (certifying an adapter object with
+ * no module, as the vitest face does) a placeholder naming the adapter, never nothing: a command
+ * without it would rerun the reference factory and pass.
+ */
+function adapterArg(env: { adapterModule?: string; adapter?: { name: string } }): string {
+  if (env.adapterModule) return ` --adapter ${env.adapterModule}`
+  if (env.adapter && env.adapter.name !== REFERENCE_ADAPTER.name) return ` --adapter <the module exporting adapter "${env.adapter.name}">`
+  return ''
 }
 
 /** The command that reruns one clause's directed cases. */
-export function caseRerun(env: Pick<UnitEnv, 'adapterModule'>, key: string): string {
-  return `npx dsh-kit certify${adapterArg(env as UnitEnv)} --only "${key}"`
+export function caseRerun(env: { adapterModule?: string; adapter?: { name: string } }, key: string): string {
+  return `npx dsh-kit certify${adapterArg(env)} --only "${key}"`
 }
 
 /** Run one unit to its verdict. */
@@ -91,7 +101,7 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
   const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
   if (settled.kind === 'rejected') throw settled.error // the kit's own failure (a harness error), not the adapter's
   if (settled.kind === 'hang') {
-    return { kind: 'run', failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
+    return { kind: 'run', hungMs: settled.afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
   }
   const result = settled.value
   const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
@@ -104,14 +114,14 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
 }
 
 /** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */
-export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule'>, unit: CertifyUnit, reason: LostReason, detail: string): UnitVerdict {
+export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapter'>, unit: CertifyUnit, reason: LostReason, detail: string, afterMs: number): UnitVerdict {
   const why = reason === 'crash' ? `crashed: ${detail}` : detail
   if (unit.kind === 'case') {
     const c = env.plan.cases[unit.index]!
     const key = clauseKey(c.clause)
-    return { kind: 'case', clause: c.clause, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
+    return { kind: 'case', clause: c.clause, hungMs: afterMs, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
   }
-  return { kind: 'run', failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
+  return { kind: 'run', hungMs: afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
 }
 
 function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
@@ -146,7 +156,7 @@ async function runCase(env: UnitEnv, c: DirectedCase): Promise<UnitVerdict> {
   if (message === undefined && faults.length > 0) message = `the implementation ${faults[0]!}`
   else if (message !== undefined && faults.length > 0) message = `${message} (and the implementation ${faults[0]!})`
   const failures = message === undefined ? [] : [{ key, failure: { message, via: 'directed case' as const, caseTitle: caseTitle(c), replay: caseRerun(env, key) } }]
-  return { kind: 'case', clause: c.clause, failures }
+  return { kind: 'case', clause: c.clause, failures, ...(settled.kind === 'hang' ? { hungMs: settled.afterMs } : {}) }
 }
 
 function slug(text: string): string {

@@ -28,6 +28,12 @@ import { CLAUSES } from './clauses.js'
 export { PROFILES, CertifyOptionError, clauseKey, strategyFor }
 export type { Profile }
 
+/** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
+export const DEFAULT_MAX_LOST_UNITS = 5
+
+/** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
+const COSTLY_HANG_MS = 1_000
+
 /** The suite's version (reported with every certificate). */
 export const SUITE_VERSION = '0.1.0'
 
@@ -62,8 +68,14 @@ export interface CertifyOptions {
   readonly workers?: number
   /** Wall-clock budget of one directed case or simulated run (default 10 s). */
   readonly unitTimeoutMs?: number
-  /** Asked between units: `true` stops the certification, which is then reported incomplete. */
+  /** Asked between units: a reason stops the certification, which is then reported incomplete. */
   readonly shouldStop?: () => string | undefined
+  /**
+   * After this many units never finished (hangs and livelocks a watchdog had to stop, each costing
+   * its timeout), the rest are not run: the certificate fails, incomplete, instead of taking hours
+   * on a factory that livelocks everywhere (default 5).
+   */
+  readonly maxLostUnits?: number
 }
 
 /** The first counterexample found for a clause. */
@@ -136,14 +148,19 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const progress = options.onProgress ?? (() => undefined)
   progress({ kind: 'phase', phase: 'directed cases', total: plan.units.length })
   const failedClauses = new Set<string>()
+  const maxLost = options.maxLostUnits ?? DEFAULT_MAX_LOST_UNITS
+  let lost = 0
   let done = 0
   let stopReason: string | undefined
   const shouldStop = (): boolean => {
     if (options.failFast === true && failedClauses.size > 0) return true
     stopReason ??= options.shouldStop?.()
+    if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs or livelocks the watchdog stopped), so the rest were not run`
     return stopReason !== undefined
   }
   const onVerdict = (_: number, verdict: UnitVerdict): void => {
+    // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do.
+    if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS) lost++
     for (const f of verdict.failures) failedClauses.add(f.key)
     progress({ kind: 'tick', done: ++done, total: plan.units.length, failures: failedClauses.size })
   }
@@ -164,14 +181,14 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
       run = await runUnits(plan.units, async (unit) => {
         const outcome = await pool.run(unit)
         if (outcome.kind === 'done') return outcome.result
-        if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail)
+        if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
         throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
       }, { concurrency: workers, shouldStop, onVerdict })
     } finally {
       await pool.close()
     }
   }
-  const incomplete = run.stopped && !(options.failFast === true && failedClauses.size > 0) ? stopReason ?? 'stopped' : undefined
+  const incomplete = run.stopped && stopReason !== undefined ? stopReason : undefined
   return buildReport(adapter, plan, run.verdicts, {
     durationMs: Math.round(performance.now() - started), ran: run.ran,
     ...(incomplete ? { incomplete } : {}),

@@ -12,7 +12,7 @@ import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
-import { intOption, parseDuration, parseOptions, writableDir, writableFile, writeOutput } from '../options.js'
+import { intOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
 
 function fuzzProgress(started: number): (p: CampaignProgress) => void {
   let last = 0
@@ -45,11 +45,13 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     out: { type: 'string' }, json: { type: 'string' }, 'keep-going': { type: 'boolean', default: false },
     'no-shrink': { type: 'boolean', default: false }, 'no-timelines': { type: 'boolean', default: false },
     differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
+    workers: { type: 'string' },
   })
   if (!(CAMPAIGN_STRATEGIES as readonly string[]).includes(values.strategy)) throw new UsageError(`--strategy must be one of ${CAMPAIGN_STRATEGIES.join(', ')}, got "${values.strategy}"`)
   const runs = intOption('runs', values.runs, 1)
   const seed = intOption(values.seed === undefined && process.env.DSH_KIT_SEED !== undefined ? 'seed (from DSH_KIT_SEED)' : 'seed', values.seed ?? process.env.DSH_KIT_SEED, 0) ?? 0
   const timeMs = values.time === undefined ? undefined : parseDuration('time', values.time)
+  const workers = workersOption(values.workers)
   if (runs !== undefined && timeMs !== undefined) throw new UsageError('give --runs or --time, not both')
   let shard: { index: number; count: number } | undefined
   if (values.shard !== undefined) {
@@ -70,12 +72,12 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
-  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : 'random programs'}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}\n`)
+  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : 'random programs'}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
   let report: CampaignReport
   try {
     report = await runCampaign({
       adapter, strategy: values.strategy as CampaignStrategy, seed, outDir,
-      keepGoing: values['keep-going'], shrink: !values['no-shrink'], onProgress: fuzzProgress(started),
+      keepGoing: values['keep-going'], shrink: !values['no-shrink'], onProgress: fuzzProgress(started), workers,
       differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
       ...(values.adapter ? { adapterModule: values.adapter } : {}),
       ...(scenario ? { scenario } : {}),
