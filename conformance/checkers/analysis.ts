@@ -72,11 +72,12 @@ export function analyse(trace: Trace, program: Program): Analysis {
   const candidates = new Map<Life, Tx[]>()
   // Register operations in flight, by invoke key: the id their stub takes.
   const registering = new Map<string, string>()
+  const unentered = registersThatNeverEntered(trace.entries)
 
   for (const e of trace.entries) {
     switch (e.k) {
       case 'invoke': {
-        if (e.spec.op === 'register') registering.set(`${e.world}/${e.actor}/${e.op}`, keyOf(e.world, e.spec.session))
+        if (e.spec.op === 'register' && !unentered.has(e.i)) registering.set(`${e.world}/${e.actor}/${e.op}`, keyOf(e.world, e.spec.session))
         if (!e.tx || (e.spec.op !== 'create' && e.spec.op !== 'resume')) break
         const tx: Tx = {
           tx: e.tx, id: e.spec.session, world: e.world, actor: e.actor, spec: e.spec, owner: e.owner, invoke: e,
@@ -164,6 +165,28 @@ export function analyse(trace: Trace, program: Program): Analysis {
     }
   }
   return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession }
+}
+
+/**
+ * The invoke entries of `register` operations that failed before their stub entered the registry
+ * (the id was taken, or the calling fiber was inactive): such a stub announced nothing, so an
+ * `agent/created` of that id while the operation is in flight is another lifecycle's edge. (A
+ * register's outcome is recorded a microtask after it threw, so a factory publishing the same id
+ * synchronously, from the `session/created` listener that invoked the register, lands in between.)
+ */
+function registersThatNeverEntered(entries: readonly TraceEntry[]): Set<number> {
+  const invokes = new Map<string, number>()
+  const out = new Set<number>()
+  for (const e of entries) {
+    if (e.k === 'invoke' && e.spec.op === 'register') invokes.set(`${e.world}/${e.actor}/${e.op}`, e.i)
+    if (e.k !== 'outcome') continue
+    const key = `${e.world}/${e.actor}/${e.op}`
+    const invoke = invokes.get(key)
+    if (invoke === undefined) continue
+    invokes.delete(key)
+    if (e.status === 'fail' && /is already registered|cannot create effect on inactive context/.test(e.detail)) out.add(invoke)
+  }
+  return out
 }
 
 /**

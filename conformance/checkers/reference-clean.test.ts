@@ -5,7 +5,10 @@
  * - a resume whose id a concurrent create emptied on disk between its invocation and its load
  *   (§9 43 must compare with the disk as the load read it);
  * - a stub agent registered under an id whose lifecycle was between agent/disposed and
- *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74).
+ *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74);
+ * - a `session/created` listener registering a stub under the id being published: the register
+ *   fails (`already registered`), and the factory's own agent/created, emitted before that failure
+ *   is recorded, is this lifecycle's edge, not the stub's (§9 36).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
