@@ -8,7 +8,9 @@
  *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74);
  * - a `session/created` listener registering a stub under the id being published: the register
  *   fails (`already registered`), and the factory's own agent/created, emitted before that failure
- *   is recorded, is this lifecycle's edge, not the stub's (§9 36).
+ *   is recorded, is this lifecycle's edge, not the stub's (§9 36);
+ * - a cancel from a `session/event` observer of the splice that queues a message: the observer sees
+ *   the inbox before that splice (§6.3), so the message is not pending for the cancel to drop (§9 149).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
