@@ -3,7 +3,9 @@
  * - an accepted send is durably inserted before it returns (§7.2 step 1; §9 125, 142);
  * - a request carries the message as logged, never the caller's later edits (§6.3; §9 122);
  * - a message a completed turn claimed reached a request (§10.1; §9 162);
- * - `cancel` without `keepInbox` drops everything pending when it was called (§7.3; §9 149);
+ * - `cancel` without `keepInbox` drops everything pending when it was called (§7.3; §9 149) — pending
+ *   in the projection the agent sees: a cancel from inside a `session/event` observer of a splice
+ *   sees the lists before that splice (§6.3), so the messages it inserts are not pending yet;
  * - nothing that was pending when teardown was requested is still pending at `agent/disposed`
  *   (§5.1 step 3; §9 114).
  * @module
@@ -54,6 +56,9 @@ export function checkLedger(a: Analysis): Violation[] {
   const logged = new Map<string, string>()
   // Per session: the ids the open turn claimed and no request has carried yet.
   const claimed = new Map<string, Set<string>>()
+  // Per session: the ids of the last splice while it is being published (logged, not yet in the
+  // live lists): until its first agent/inbox/inserted, or the session's next append (§6.3).
+  const publishing = new Map<string, string[]>()
 
   walkProjections(a.entries, (e, projections) => {
     if (e.k === 'resumed') {
@@ -65,7 +70,11 @@ export function checkLedger(a: Analysis): Violation[] {
     }
     for (const life of requests.get(e.i) ?? []) pendingAtRequest.set(life, projections.pending(life.world, life.id))
     const cancel = cancelInvokes.get(e.i)
-    if (cancel) pendingAtCancel.set(e.i, projections.pending(cancel.world, cancel.session))
+    if (cancel) {
+      const unseen = publishing.get(keyOf(cancel.world, cancel.session)) ?? []
+      pendingAtCancel.set(e.i, projections.pending(cancel.world, cancel.session).filter((id) => !unseen.includes(id)))
+    }
+    if (e.k === 'event' && e.name === 'agent/inbox/inserted') publishing.delete(keyOf(e.world, e.id))
     const done = cancelOutcomes.get(e.i)
     if (done) {
       const before = pendingAtCancel.get(done.invoke) ?? []
@@ -87,9 +96,11 @@ export function checkLedger(a: Analysis): Violation[] {
     }
     if (e.k !== 'append') return
     const key = keyOf(e.world, e.id)
+    publishing.delete(key)
     switch (e.type) {
       case 'agent/inbox/spliced': {
         const s = e.data as SplicePayload
+        if (s?.inserted?.length) publishing.set(key, s.inserted.map((m) => String(m?.id)))
         for (const m of s?.inserted ?? []) {
           insertedAt.set(`${e.world}/${e.id}/${m?.id}`, e.i)
           logged.set(`${e.world}/${e.id}/${m?.id}`, JSON.stringify(m?.content))

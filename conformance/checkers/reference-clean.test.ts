@@ -8,7 +8,9 @@
  *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74);
  * - a stub register of the id being created, from its session/created listener: the register fails
  *   (`already registered`) after the real agent/created was emitted, which is that lifecycle's edge
- *   (§9 36: `fuzz --seed 5339 --runs 1`).
+ *   (§9 36: `fuzz --seed 5339 --runs 1`);
+ * - a cancel from a `session/event` observer of the splice that queues a message: the observer sees
+ *   the inbox before that splice (§6.3), so the message is not pending for the cancel to drop (§9 149).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
