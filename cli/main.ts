@@ -16,6 +16,7 @@ import { certifyCommand } from './commands/certify.js'
 import { explainCommand } from './commands/explain.js'
 import { fuzzCommand } from './commands/fuzz.js'
 import { listCommand } from './commands/list.js'
+import { mergeCommand } from './commands/merge.js'
 import { replayCommand } from './commands/replay.js'
 import { InputError, OutputError, UsageError } from './errors.js'
 import { EXIT } from './exit-codes.js'
@@ -23,7 +24,7 @@ import { installInterruptHandlers } from './interrupt.js'
 import { COMMAND_USAGE, usage } from './usage.js'
 
 const COMMANDS: Readonly<Record<string, (args: string[]) => number | Promise<number>>> = {
-  certify: certifyCommand, fuzz: fuzzCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
+  certify: certifyCommand, fuzz: fuzzCommand, merge: mergeCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
 }
 
 function version(): string {

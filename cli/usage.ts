@@ -8,13 +8,14 @@ import { EXIT_MEANINGS } from './exit-codes.js'
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   certify: `dsh-kit certify [--adapter <module>] [--profile quick|thorough] [--seed N] [--only "<GROUP> <n>"]...
                 [--workers N] [--timeout <duration>] [--case-timeout <duration>] [--fail-fast]
-                [--out <dir>] [--json <file>] [--timelines]
+                [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]... [--timelines]
   certify an AgentFactory adapter (the built-in reference factory by default) clause by clause.
   Directed cases and simulated runs run in --workers worker threads (default: every core), each
   watched: a case or run that hangs, livelocks or exhausts memory is charged to its clause.
   --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).`,
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
-             [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--keep-going] [--no-shrink]
+             [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]...
+             [--keep-going] [--no-shrink]
              [--differential] [--no-baseline] [--no-timelines] [--workers N]
   run random programs (or one named scenario) under many schedules with every checker on
   (default --runs 100, or 500 for a scenario); a failure is shrunk, saved as a run file and printed
@@ -22,6 +23,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   --differential does not count violations the reference shows too. Runs go to --workers watched
   worker threads (default: every core; the findings of a --runs budget do not depend on it).
   Ctrl-C prints the partial summary and writes --json before exiting 130.`,
+  merge: `dsh-kit merge <report.json>... [--json <file>] [--reporter json|junit[=<file>]]... [--no-timelines]
+  merge the --json reports of one campaign's shards (fuzz --shard i/n, one CI job each): totals
+  summed, goals and coverage unioned, findings deduplicated by clause and shrunk program.`,
   replay: `dsh-kit replay <run-file> [--adapter <module>] [--force] [--timeline]
   replay a saved run from its decision log against the adapter it recorded and check it again;
   --adapter must name that adapter unless --force.`,

@@ -11,7 +11,9 @@ import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
-import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
+import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
+import { reporterOptions, writeReports } from '../reporters/index.js'
+import { certifyJUnit } from '../reporters/junit.js'
 
 function progressPrinter(): (p: Progress) => void {
   let last = 0
@@ -41,6 +43,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
     adapter: { type: 'string' }, profile: { type: 'string', default: 'quick' }, json: { type: 'string' },
     seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
     workers: { type: 'string' }, timeout: { type: 'string' }, 'case-timeout': { type: 'string' }, 'fail-fast': { type: 'boolean', default: false },
+    reporter: { type: 'string', multiple: true },
   })
   if (values.profile !== 'quick' && values.profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${values.profile}"`)
   const seed = intOption('seed', values.seed, 0)
@@ -49,7 +52,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
   const deadlineMs = values.timeout === undefined ? undefined : parseDuration('timeout', values.timeout)
   const unitTimeoutMs = values['case-timeout'] === undefined ? undefined : parseDuration('case-timeout', values['case-timeout'])
   const outDir = values.out === undefined ? undefined : writableDir('--out', values.out)
-  if (values.json !== undefined) writableFile('--json', values.json)
+  const reporters = reporterOptions('certify', values.reporter, values.json)
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
   process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${values.profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
   const started = performance.now()
@@ -74,6 +77,6 @@ export async function certifyCommand(args: string[]): Promise<number> {
     throw error
   }
   console.log(formatReport(report, { timelines: values.timelines }))
-  if (values.json) writeOutput('--json', values.json, `${JSON.stringify(report, null, 1)}\n`)
+  writeReports(reporters, { json: () => `${JSON.stringify(report, null, 1)}\n`, junit: () => certifyJUnit(report) })
   return certifyExitCode(report)
 }

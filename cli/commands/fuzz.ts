@@ -12,7 +12,9 @@ import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
-import { intOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
+import { intOption, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
+import { reporterOptions, writeReports } from '../reporters/index.js'
+import { campaignJUnit } from '../reporters/junit.js'
 
 function fuzzProgress(started: number): (p: CampaignProgress) => void {
   let last = 0
@@ -45,7 +47,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     out: { type: 'string' }, json: { type: 'string' }, 'keep-going': { type: 'boolean', default: false },
     'no-shrink': { type: 'boolean', default: false }, 'no-timelines': { type: 'boolean', default: false },
     differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
-    workers: { type: 'string' },
+    workers: { type: 'string' }, reporter: { type: 'string', multiple: true },
   })
   if (!(CAMPAIGN_STRATEGIES as readonly string[]).includes(values.strategy)) throw new UsageError(`--strategy must be one of ${CAMPAIGN_STRATEGIES.join(', ')}, got "${values.strategy}"`)
   const runs = intOption('runs', values.runs, 1)
@@ -68,7 +70,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     }
   }
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'fuzz'))
-  if (values.json !== undefined) writableFile('--json', values.json)
+  const reporters = reporterOptions('fuzz', values.reporter, values.json)
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
@@ -92,6 +94,6 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const durationMs = Math.round(performance.now() - started)
   if (process.stderr.isTTY) process.stderr.write('\n')
   console.log(formatCampaign(report, { durationMs, timelines: !values['no-timelines'] }))
-  if (values.json) writeOutput('--json', values.json, `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`)
+  writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
   return fuzzExitCode(report)
 }

@@ -1,0 +1,54 @@
+/**
+ * `dsh-kit merge`: the shard reports of one campaign (a CI matrix of `fuzz --shard i/n --json …`
+ * jobs) as one report, with one exit code.
+ * @module
+ */
+import { readFileSync } from 'node:fs'
+import { formatCampaign } from '../../scenarios/campaign-report.js'
+import { MergeError, mergeReports } from '../../scenarios/campaign-merge.js'
+import type { MergedReport, ShardReport } from '../../scenarios/campaign-merge.js'
+import { InputError, UsageError } from '../errors.js'
+import { EXIT } from '../exit-codes.js'
+import { parseOptions } from '../options.js'
+import { reporterOptions, writeReports } from '../reporters/index.js'
+import { campaignJUnit } from '../reporters/junit.js'
+
+function readShard(path: string): ShardReport {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InputError(`${path}: cannot read a fuzz report: ${(error as Error).message}`)
+  }
+  const r = value as Partial<ShardReport>
+  if (typeof r !== 'object' || r === null || typeof r.runs !== 'number' || !Array.isArray(r.failures) || typeof r.shard !== 'object' || typeof r.adapter !== 'string') {
+    throw new InputError(`${path}: not a fuzz report (expected the JSON that \`dsh-kit fuzz --json <file>\` writes)`)
+  }
+  return r as ShardReport
+}
+
+/** The exit code of a merged campaign. */
+export function mergeExitCode(report: MergedReport): number {
+  if (!report.passed) return EXIT.violation
+  if (report.stoppedBy === 'interrupted' || report.runs === 0) return EXIT.incomplete
+  return EXIT.ok
+}
+
+export function mergeCommand(args: string[]): number {
+  const { values, positionals } = parseOptions('merge', args, {
+    json: { type: 'string' }, reporter: { type: 'string', multiple: true }, 'no-timelines': { type: 'boolean', default: false },
+  }, true)
+  if (positionals.length === 0) throw new UsageError('merge needs the shard reports: dsh-kit merge <report.json>...')
+  const reporters = reporterOptions('merge', values.reporter, values.json)
+  let merged: MergedReport
+  try {
+    merged = mergeReports(positionals.map(readShard))
+  } catch (error) {
+    if (error instanceof MergeError) throw new InputError(error.message)
+    throw error
+  }
+  console.log(`merged ${positionals.length} shard report${positionals.length === 1 ? '' : 's'} (shards ${merged.mergedShards.join(', ')})`)
+  console.log(formatCampaign(merged, { timelines: !values['no-timelines'], ...(merged.durationMs === undefined ? {} : { durationMs: merged.durationMs }) }))
+  writeReports(reporters, { json: () => `${JSON.stringify(merged, null, 1)}\n`, junit: () => campaignJUnit(merged) })
+  return mergeExitCode(merged)
+}
