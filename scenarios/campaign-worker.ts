@@ -6,6 +6,7 @@
  */
 import { REFERENCE_ADAPTER } from '../conformance/adapter.js'
 import { loadAdapter } from '../conformance/adapter-loader.js'
+import { keepClockBetweenRuns } from '../sim/clock.js'
 import type { UnitContext } from '../sim/pool/protocol.js'
 import { campaignContext, reportFailure, runSeed } from './campaign-seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './campaign-seed.js'
@@ -21,6 +22,8 @@ export type CampaignUnit = { readonly kind: 'seed'; readonly r: number } | { rea
 
 /** Load the adapter and build the context, once per worker. */
 export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
+  // This thread does nothing but runs: one virtual clock, reset per run, instead of one per run.
+  keepClockBetweenRuns()
   const adapter = data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.settings.adapterModule)
   return campaignContext(data.settings, adapter, data.settings.baseline ? REFERENCE_ADAPTER : undefined)
 }

@@ -46,6 +46,24 @@ function fakeTimersForGlobals(): ReturnType<typeof FakeTimers.withGlobal> {
 /** The one clock currently installed in this process, if any: globals can only be faked once. */
 let installedClock: VirtualClock | undefined
 
+/**
+ * A fake-timers clock kept installed between runs (see {@link keepClockBetweenRuns}): the next run
+ * resets it instead of installing a new one.
+ */
+let kept: { clock: Clock; start: number } | undefined
+let keepBetweenRuns = false
+
+/**
+ * Keep the fake timers installed between runs and reset them at each install, instead of
+ * installing and uninstalling them per run (installing costs about a tenth of a reference run).
+ * Only for a thread that does nothing but runs (a fuzz worker): between runs its `setTimeout`,
+ * `Date` and `performance` stay virtual. A reset clock is as fresh as a new one: time back at the
+ * start, no timer, no job.
+ */
+export function keepClockBetweenRuns(): void {
+  keepBetweenRuns = true
+}
+
 /** Options of {@link VirtualClock}. */
 export interface VirtualClockOptions {
   /** Virtual time at install, in ms since the epoch. Defaults to {@link VIRTUAL_START}. */
@@ -85,6 +103,16 @@ export class VirtualClock {
     if (installedClock !== undefined) {
       throw new Error('VirtualClock.install(): another VirtualClock is installed; only one run can own the global timers at a time')
     }
+    if (kept !== undefined) {
+      if (kept.start === this.start) {
+        kept.clock.reset()
+        this.#clock = kept.clock
+        installedClock = this
+        return
+      }
+      kept.clock.uninstall()
+      kept = undefined
+    }
     if ('clock' in globalThis.setTimeout) {
       throw new Error('VirtualClock.install(): setTimeout is already faked (vi.useFakeTimers() or another fake-timers clock?); restore real timers first')
     }
@@ -95,6 +123,7 @@ export class VirtualClock {
       // fire; leave them to the real event loop.
       shouldClearNativeTimers: false,
     })
+    if (keepBetweenRuns) kept = { clock: this.#clock, start: this.start }
     installedClock = this
   }
 
@@ -105,7 +134,7 @@ export class VirtualClock {
     this.#lastNow = clock.now
     this.#clock = undefined
     if (installedClock === this) installedClock = undefined
-    clock.uninstall()
+    if (kept?.clock !== clock) clock.uninstall()
   }
 
   /** Current virtual time in ms (the time at uninstall once uninstalled). */

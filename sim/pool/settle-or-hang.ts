@@ -32,6 +32,7 @@ export interface SettleOrHangOptions {
 // real time even while a simulated run has fake timers installed.
 const realSetTimeout = globalThis.setTimeout
 const realClearTimeout = globalThis.clearTimeout
+const realNow = performance.now.bind(performance)
 
 /**
  * Start `work` and await it, or report it as a hang: never resolves later than the timeout, never
@@ -39,7 +40,7 @@ const realClearTimeout = globalThis.clearTimeout
  * create belongs to the work.
  */
 export function settleOrHang<T>(work: () => Promise<T>, options: SettleOrHangOptions): Promise<Settled<T>> {
-  const startedAt = performance.now()
+  const startedAt = realNow()
   return new Promise<Settled<T>>((resolve) => {
     let done = false
     const finish = (result: Settled<T>): void => {
@@ -50,7 +51,7 @@ export function settleOrHang<T>(work: () => Promise<T>, options: SettleOrHangOpt
       options.keepAlive?.ref()
       resolve(result)
     }
-    const hang = (how: 'drained' | 'timeout'): void => finish({ kind: 'hang', how, afterMs: Math.round(performance.now() - startedAt) })
+    const hang = (how: 'drained' | 'timeout'): void => finish({ kind: 'hang', how, afterMs: Math.round(realNow() - startedAt) })
     const onDrain = (): void => hang('drained')
     const timer = realSetTimeout(() => hang('timeout'), options.timeoutMs)
     timer.unref()
