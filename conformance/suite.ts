@@ -282,7 +282,7 @@ async function probeProcess(adapter: NormalizedAdapter, source: string): Promise
  * split (71–92), inbox operations (116–122, 126), the initiator API and drain (129–138), sessions
  * (170–176). Unit-tested in `core/`; an adapter installs a factory on top of them.
  */
-const KIT_CLAUSES = new Set([
+export const KIT_CLAUSES: ReadonlySet<number> = new Set([
   ...range(71, 92), ...range(116, 122), 126, ...range(129, 138), ...range(170, 176),
 ])
 
