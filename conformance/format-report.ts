@@ -27,7 +27,7 @@ export function formatClauseTable(report: Report): string {
 /** One failure, as something a user can paste back: clause, seed, strategy, program, replay. */
 export function formatFailure(c: ClauseResult, withTimeline = false): string {
   const f = c.failure as Failure
-  const lines = [`${c.key} violated: ${c.title}`, `  ${f.message}`]
+  const lines = [`${c.key} violated: ${c.title}`, ...f.message.split('\n').filter((line) => line.trim() !== '').map((line) => `  ${line}`), `  the clause and what it rests on: npx dsh-kit list --clause "${c.key}" (docs/clauses.md)`]
   if (f.via === 'directed case') {
     lines.push(`  found by directed case "${f.caseTitle}"`, `  rerun: ${f.replay}`)
   } else {
