@@ -108,7 +108,7 @@ describe('the npm package', () => {
       })
     `)
 
-    // Step 3: certify (npx --no: never fetch a command from the registry).
+    // Steps 3 and 4: certify, and the report it prints (npx --no: never fetch a command from the registry).
     const certify = await run('npx', ['--no', 'dsh-kit', 'certify', '--adapter', './my-adapter.mjs', '--json', 'certificate.json'], project)
     expect(certify.code, certify.out).toBe(0)
     expect(certify.out).toMatch(/dsh-kit certify — suite \S+, adapter my-loop@1\.0\.0, profile quick/)
@@ -116,14 +116,38 @@ describe('the npm package', () => {
     const certificate = JSON.parse(readFileSync(join(project, 'certificate.json'), 'utf8')) as { passed: boolean; adapter: { name: string } }
     expect(certificate).toMatchObject({ passed: true, adapter: { name: 'my-loop' } })
 
-    // Step 4: read a clause from the installed package's reference.
+    // Step 5: read a clause from the installed package's reference.
     const clause = await run('npx', ['--no', 'dsh-kit', 'list', '--clause', 'AGENT-TEARDOWN-TEST 97'], project)
     expect(clause.code, clause.out).toBe(0)
     expect(clause.out).toContain('§5.3 Teardown order')
     expect(clause.out).toContain(`Every clause: ${join('node_modules', PACKAGE.name, 'docs', 'clauses.md')}#agent-teardown-test-97`)
     expect(existsSync(join(project, 'node_modules', PACKAGE.name, 'docs', 'clauses.md'))).toBe(true)
 
-    // Step 5: the suite in vitest; -t keeps it to clauses checked by directed cases and kit-level ones.
+    // Step 6: rerun one clause.
+    const one = await run('npx', ['--no', 'dsh-kit', 'certify', '--adapter', './my-adapter.mjs', '--only', 'AGENT-FACTORY-SEAM 1'], project)
+    expect(one.code, one.out).toBe(0)
+    expect(one.out).toMatch(/^PASSED: 1 clauses pass, 0 fail/m)
+
+    // Step 7: a failure found by a simulated run, replayed from its run file.
+    writeFileSync(join(project, 'leaky-adapter.mjs'), `
+      import { ReferenceFactory } from 'dsh-lifecycle-kit'
+      import { referenceAdapter } from 'dsh-lifecycle-kit/conformance'
+      // Its teardown forgets the session: an orphan after a same-id rollback.
+      class Leaky extends ReferenceFactory {
+        async runTeardown(tx, trigger) { tx.detachSession = undefined; return super.runTeardown(tx, trigger) }
+      }
+      export default referenceAdapter({ name: 'leaky', version: '0.0.1' }, Leaky)
+    `)
+    const failing = await run('npx', ['--no', 'dsh-kit', 'certify', '--adapter', './leaky-adapter.mjs', '--only', 'AGENT-ATOMIC-TEST 65', '--fail-fast'], project)
+    expect(failing.code, failing.out).toBe(1)
+    const replay = /replay: npx (dsh-kit replay .*)$/m.exec(failing.out)
+    expect(replay, failing.out).not.toBeNull()
+    const again = await run('npx', ['--no', ...replay![1]!.split(' ')], project)
+    expect(again.code, again.out).toBe(1)
+    expect(again.out).toContain('reproduced: ')
+    expect(again.out).toContain('AGENT-ATOMIC-TEST 65')
+
+    // Step 8: the suite in vitest; -t keeps it to clauses checked by directed cases and kit-level ones.
     writeFileSync(join(project, 'my-loop.conformance.test.ts'), `
       import { describe, it } from 'vitest'
       import { defineConformanceSuite } from 'dsh-lifecycle-kit/conformance'
