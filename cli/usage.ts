@@ -32,8 +32,10 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   explain: `dsh-kit explain <run-file> [--adapter <module>] [--force] [--html <out.html>] [--flat] [--no-marks]
   print the run's timeline, one line per event with a column per actor; --html writes a
   self-contained swim-lane page.`,
-  list: `dsh-kit list
-  print the clause groups and clauses, the named scenarios and the mutants.`,
+  list: `dsh-kit list [--clause "<GROUP> <n>" | <n>]...
+  print the clause groups and clauses, the named scenarios and the mutants; --clause prints one
+  clause's text, the contract sections it rests on (in the kit's words) and how the suite checks it
+  (every clause is in docs/clauses.md, shipped with the package).`,
 }
 
 /** The overview. */

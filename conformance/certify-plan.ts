@@ -71,7 +71,7 @@ export function clauseNumberOf(entry: string | number): number {
   if (typeof entry === 'number' || /^\s*\d+\s*$/.test(entry)) {
     const n = Number(entry)
     if (NUMBERS.has(n)) return n
-    throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}: §9 numbers run from 1 to ${Math.max(...NUMBERS)}; \`dsh-kit list\` prints them`)
+    throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}: clause numbers run from 1 to ${Math.max(...NUMBERS)}; \`dsh-kit list\` prints them`)
   }
   const key = entry.trim().replace(/\s+/g, ' ')
   const n = KEYS.get(key) ?? KEYS.get(key.toUpperCase())

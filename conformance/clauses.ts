@@ -1,6 +1,8 @@
 /**
- * The clauses of `spec/contract.md` §9, one row per numbered property, plus the suite-local
- * `X-RUN` clauses for how a run may end. Generated from the contract text; keep in sync with it.
+ * The clauses of the contract's §9, one row per numbered property, plus the suite-local `X-RUN`
+ * clauses for how a run may end. Generated from the contract text (`../shared/spec/contract.md` in
+ * the development repository); keep in sync with it. `docs/clauses.md` lists each with the contract
+ * sections it rests on (`clause-reference.ts`).
  * @module
  */
 

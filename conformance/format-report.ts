@@ -27,7 +27,7 @@ export function formatClauseTable(report: Report): string {
 /** One failure, as something a user can paste back: clause, seed, strategy, program, replay. */
 export function formatFailure(c: ClauseResult, withTimeline = false): string {
   const f = c.failure as Failure
-  const lines = [`${c.key} violated: ${c.title}`, `  ${f.message}`]
+  const lines = [`${c.key} violated: ${c.title}`, ...f.message.split('\n').filter((line) => line.trim() !== '').map((line) => `  ${line}`), `  the clause and what it rests on: npx dsh-kit list --clause "${c.key}" (docs/clauses.md)`]
   if (f.via === 'directed case') {
     lines.push(`  found by directed case "${f.caseTitle}"`, `  rerun: ${f.replay}`)
   } else {
@@ -54,7 +54,14 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
   const kit = report.clauses.filter((c) => c.status === 'kit').length
   const checked = report.clauses.some((c) => c.checks > 0)
-  const verdict = report.failing.length > 0 ? (report.complete ? 'FAILED' : `FAILED (and incomplete: ${report.incomplete ?? 'not every unit ran'})`) : !report.complete ? `INCOMPLETE (${report.incomplete ?? 'not every unit ran'}; ${report.units.ran} of ${report.units.planned} units ran)` : !checked ? 'INCOMPLETE (nothing was checked)' : 'PASSED'
+  const verdict = report.failing.length > 0 ? (report.complete ? 'FAILED' : `FAILED (and incomplete: ${report.incomplete ?? 'not every unit ran'})`) : !report.complete ? `INCOMPLETE (${incompleteReason(report)})` : !checked ? 'INCOMPLETE (nothing was checked)' : 'PASSED'
   const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
   return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
+}
+
+/** Why a certificate is incomplete, with how many units ran (said once). */
+function incompleteReason(report: Report): string {
+  const why = report.incomplete ?? 'not every unit ran'
+  const units = `${report.units.ran} of ${report.units.planned} units ran`
+  return why.includes(units) ? why : `${why}; ${units}`
 }

@@ -2,7 +2,7 @@
  * The agent lifecycle contract: every type an alternative `AgentFactory` implements or consumes.
  *
  * This module is the only part of `core/` an implementer needs to read to write a factory.
- * Section numbers (§) refer to `spec/contract.md`.
+ * Section numbers (§) are the contract's, restated in the kit's words in `docs/clauses.md`.
  *
  * @packageDocumentation
  */

@@ -1,14 +1,14 @@
 /**
  * Named race scenarios (design.md concept 2 and 6): a program aimed at one or more clause groups of
- * `spec/contract.md` §9, plus the "sometimes" goals a campaign must reach at least once for the
- * scenario to have been explored at all.
+ * the contract's §9 (`docs/clauses.md`), plus the "sometimes" goals a campaign must reach at least
+ * once for the scenario to have been explored at all.
  * @module
  */
 import type { Program } from '../sim/program.js'
 import { validateProgram } from '../sim/program.js'
 import type { Trace } from '../sim/trace.js'
 
-/** The clause groups of `spec/contract.md` §9, by test ID. */
+/** The clause groups of §9 (`docs/clauses.md`), by test ID. */
 export const CLAUSE_GROUPS = [
   'AGENT-FACTORY-SEAM',
   'AGENT-PUBLIC-INTERFACE',

@@ -49,6 +49,8 @@ export type TraceEntry =
       stale?: true
       /** The payload's agent is not the registered agent object (§1.9). On `agent/created` and `agent/session-start` only. */
       alias?: true
+      /** On `agent/inbox/*` events whose payload names no message id: what it carried instead (`detail` then has no id). */
+      noMessageId?: string
     }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number

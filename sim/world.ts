@@ -228,15 +228,19 @@ export class World {
         const agent = name.startsWith('agent/') ? (a.agent as Agent | undefined) : undefined
         const stale = agent !== undefined && name !== 'agent/disposed' && name !== 'agent/created' && this.#retired.has(agent)
         if (name === 'agent/disposed' && agent) this.#retired.add(agent)
+        const message = name.startsWith('agent/inbox/') ? inboxMessageId(a) : undefined
         const detail = name === 'agent/status' ? a.status
           : name === 'agent/session-start' ? a.source
-            : name === 'agent/inbox/claimed' ? `${a.message.id}@${a.turn}`
-              : name.startsWith('agent/inbox/') ? a.message.id
+            : name === 'agent/inbox/claimed' ? `${message?.id ?? ''}@${a.turn}`
+              : message ? message.id ?? ''
                 : name === 'agent/error' ? `turn ${a.turn} step ${a.step}: ${errorText(a.error)}`
                   : name === 'agent/turn-stopping' ? `turn ${a.turn}` : ''
         // §1.9: the payload's agent is the registered agent object (checked on the two publication edges).
         const alias = !stale && agent !== undefined && (name === 'agent/created' || name === 'agent/session-start') && this.ctx.agents.get(id) !== agent
-        this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation, ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}) })
+        this.trace.add({
+          k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
+          ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
+        })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
           const session = a as Session
@@ -250,6 +254,21 @@ export class World {
       }) as never)
     }
   }
+}
+
+/** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */
+export function inboxMessageId(payload: { message?: unknown } | undefined): { id?: string; missing?: string } {
+  const message = payload?.message as { id?: unknown } | undefined
+  if (typeof message?.id === 'string') return { id: message.id }
+  if (message === undefined || message === null) return { missing: `carries no message (payload keys: ${Object.keys(payload ?? {}).join(', ') || 'none'})` }
+  if (typeof message !== 'object') return { missing: `carries message ${short(message)} instead of the UserMessage` }
+  return { missing: `carries a message with no string id (${short(message)})` }
+}
+
+function short(value: unknown): string {
+  let text: string
+  try { text = JSON.stringify(value) ?? String(value) } catch { text = String(value) }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }
 
 /** The live inbox projection by message id. */

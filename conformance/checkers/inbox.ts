@@ -12,6 +12,7 @@ import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
+import { inboxDifference, messageOf, quoteIds, sameIds as same } from './wording.js'
 
 interface Splice { target: 'next-turn' | 'next-step'; start: number; removedCount?: number; inserted: { id: string }[]; outcome?: string }
 interface Projection { 'next-turn': string[]; 'next-step': string[] }
@@ -52,8 +53,12 @@ function replayAll(events: readonly { type: string; seq: number; data: unknown }
   return { projection }
 }
 
-function same(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i])
+/** What a claim splice took, against what it must take (`list`: the pending ids of its target). */
+function claimedWrongly(s: Splice, list: readonly string[], must: string): string {
+  const took = list.slice(s.start, s.start + (s.removedCount ?? 0))
+  const pending = list.length === 0 ? `${s.target} was empty` : `${s.target} held ${quoteIds(list)}`
+  const what = took.length === s.removedCount ? quoteIds(took) : `${s.removedCount} item(s)`
+  return `a claim takes ${must}, but this one removed ${what} at index ${s.start} while ${pending}`
 }
 
 /** Check the inbox clauses. */
@@ -76,7 +81,8 @@ export function checkInbox(a: Analysis): Violation[] {
         continue
       }
       if (!same(replayed.projection['next-turn'], e.inbox.nextTurn) || !same(replayed.projection['next-step'], e.inbox.nextStep)) {
-        out.push(violation('AGENT-CREATE-RESUME', 47, `"${e.id}" resumed with inbox next-turn=[${e.inbox.nextTurn}] next-step=[${e.inbox.nextStep}], but the persisted log replays to next-turn=[${replayed.projection['next-turn']}] next-step=[${replayed.projection['next-step']}]`, e))
+        const durable = { nextTurn: replayed.projection['next-turn'], nextStep: replayed.projection['next-step'] }
+        out.push(violation('AGENT-CREATE-RESUME', 47, `"${e.id}" resumed with an inbox that is not the replay of its persisted log: ${inboxDifference(e.inbox, durable, ['restored', 'persisted log'])}`, e))
       }
       projections.set(key, replayed.projection)
       continue
@@ -96,21 +102,23 @@ export function checkInbox(a: Analysis): Violation[] {
       const s = e.data as Splice
       // §6.3 / 122: the live projection before the splice equals the replay of the durable log.
       if (e.inbox && (!same(e.inbox.nextTurn, projection['next-turn']) || !same(e.inbox.nextStep, projection['next-step']))) {
-        out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: live inbox next-turn=[${e.inbox.nextTurn}] next-step=[${e.inbox.nextStep}] differs from the durable replay next-turn=[${projection['next-turn']}] next-step=[${projection['next-step']}]`, e))
+        const durable = { nextTurn: projection['next-turn'], nextStep: projection['next-step'] }
+        out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: just before this splice the live inbox is not the replay of the durable splices: ${inboxDifference(e.inbox, durable, ['live', 'durable'])}`, e))
       }
       // §6.2 / 121: normalized payload in key order; removedCount omitted when 0; outcome iff an ordinary removal.
       const keys = Object.keys(s ?? {})
       const order = keys.map((k) => KEY_ORDER.indexOf(k))
       if (order.some((x, i) => x < 0 || (i > 0 && x <= order[i - 1]!))) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: splice keys ${JSON.stringify(keys)} are not {target, start, removedCount?, inserted, outcome?}`, e))
       if (s?.removedCount === 0) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: removedCount 0 must be omitted`, e))
-      if (s?.outcome !== undefined && (s.outcome !== 'canceled' || !s.removedCount)) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: outcome ${JSON.stringify(s.outcome)} on a splice that removes nothing`, e))
+      if (s?.outcome !== undefined && s.outcome !== 'canceled') out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: outcome ${JSON.stringify(s.outcome)}; the only outcome is "canceled"`, e))
+      else if (s?.outcome !== undefined && !s.removedCount) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: outcome "canceled" on a splice that removes nothing`, e))
       if (!s?.removedCount && Array.isArray(s?.inserted) && s.inserted.length === 0) out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: a splice that removes and inserts nothing must not be written`, e))
       // 126: claim batching.
       const isClaim = !!s?.removedCount && s.outcome === undefined && Array.isArray(s.inserted) && s.inserted.length === 0
       if (isClaim) {
         const list = projection[s.target] ?? []
-        if (s.target === 'next-step' && (s.start !== 0 || s.removedCount !== list.length)) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a claim must take every pending next-step item (took ${s.removedCount} of ${list.length} from ${s.start})`, e))
-        if (s.target === 'next-turn' && (s.start !== 0 || s.removedCount !== 1)) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a claim takes exactly the first next-turn item (took ${s.removedCount} from ${s.start})`, e))
+        if (s.target === 'next-step' && (s.start !== 0 || s.removedCount !== list.length)) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: ${claimedWrongly(s, list, 'every pending next-step item')}`, e))
+        if (s.target === 'next-turn' && (s.start !== 0 || s.removedCount !== 1)) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: ${claimedWrongly(s, list, 'exactly the first next-turn item')}`, e))
         if (s.target === 'next-turn' && turnOpen.get(key)?.stepped) out.push(violation('AGENT-INBOX-TEST', 126, `"${e.id}" seq ${e.seq}: a later step of a turn claimed a next-turn item`, e))
       }
       const list = projection[s?.target] ?? []
@@ -126,23 +134,28 @@ export function checkInbox(a: Analysis): Violation[] {
     if (e.k === 'event' && e.name.startsWith('agent/inbox/') && !e.stale) {
       const key = keyOf(e.world, e.id)
       const projection = projections.get(key)
+      if (e.noMessageId) {
+        out.push(violation('AGENT-INBOX-TEST', 125, `"${e.id}": ${e.name} ${e.noMessageId}; its payload's message must be the inbox's UserMessage, with its id`, e))
+        continue
+      }
       const message = e.name === 'agent/inbox/claimed' ? e.detail.slice(0, e.detail.lastIndexOf('@')) : e.detail
       const pending = projection ? [...projection['next-turn'], ...projection['next-step']].includes(message) : false
       // Message ids are unique within one session's inbox (§6.1), not across sessions.
       const id = `${e.id}/${message}`
+      const named = messageOf(e.id, message)
       if (e.name === 'agent/inbox/inserted') {
-        if (inserted.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" was inserted twice`, e))
+        if (inserted.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `${named} was announced inserted twice`, e))
         inserted.set(id, e)
-        if (!pending) out.push(violation('AGENT-INBOX-COMMIT', 122, `message "${id}" was announced inserted before (or without) its durable splice`, e))
+        if (!pending) out.push(violation('AGENT-INBOX-COMMIT', 122, `${named} was announced inserted before (or without) its durable splice`, e))
         continue
       }
       const outcome = e.name === 'agent/inbox/claimed' ? 'claimed' : 'discarded'
-      if (ended.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" ended twice (${ended.get(id)} then ${outcome})`, e))
+      if (ended.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `${named} was announced ${ended.get(id)} and then ${outcome} (a message leaves the inbox once)`, e))
       ended.set(id, outcome)
-      if (!inserted.has(id) && !known.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `message "${id}" was ${outcome} but never inserted`, e))
-      if (pending) out.push(violation('AGENT-INBOX-COMMIT', 122, `message "${id}" was announced ${outcome} while still pending in the durable log`, e))
+      if (!inserted.has(id) && !known.has(id)) out.push(violation('AGENT-INBOX-TEST', 125, `${named} was announced ${outcome} but never announced inserted`, e))
+      if (pending) out.push(violation('AGENT-INBOX-COMMIT', 122, `${named} was announced ${outcome} while still pending in the durable log`, e))
       const how = removedBy.get(id)
-      if (how && how !== (outcome === 'claimed' ? 'claim' : 'canceled')) out.push(violation('AGENT-INBOX-TEST', 126, `message "${id}" was ${outcome} but its durable removal was a ${how === 'claim' ? 'claim' : 'canceled splice'}`, e))
+      if (how && how !== (outcome === 'claimed' ? 'claim' : 'canceled')) out.push(violation('AGENT-INBOX-TEST', 126, `${named} was announced ${outcome} but its durable removal was a ${how === 'claim' ? 'claim' : 'canceled splice'}`, e))
     }
   }
   return dedupe(out)

@@ -18,6 +18,7 @@ import { isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { teardownRequest, windowsOf } from './windows.js'
+import { quoteId, quoteIds } from './wording.js'
 
 const INPUTS = new Set(['followup', 'steer', 'inject', 'queue'])
 
@@ -79,20 +80,20 @@ export function checkLedger(a: Analysis): Violation[] {
     if (done) {
       const before = pendingAtCancel.get(done.invoke) ?? []
       const left = projections.pending(done.world, done.session).filter((id) => before.includes(id))
-      if (left.length > 0) out.push(violation('X-CANCEL', 149, `"${done.session}": cancel without keepInbox returned with [${left}] still pending (every queued item must be durably canceled)`, e))
+      if (left.length > 0) out.push(violation('X-CANCEL', 149, `"${done.session}": cancel without keepInbox returned with ${quoteIds(left)} still pending (every queued item must be durably canceled)`, e))
     }
     const send = sends.get(e.i)
     if (send) {
       const at = insertedAt.get(`${send.world}/${send.session}/${send.message}`)
       if (at === undefined || at < send.invoke) {
-        out.push(violation('X-CANCEL', send.canceledBefore ? 142 : 125, `"${send.session}": ${send.message} was accepted but never durably inserted (no agent/inbox/spliced carries it)`, e))
+        out.push(violation('X-CANCEL', send.canceledBefore ? 142 : 125, `"${send.session}": message ${quoteId(send.message)} was accepted but never durably inserted (no agent/inbox/spliced carries it)`, e))
       }
     }
     if (e.k === 'event' && e.name === 'agent/disposed' && !e.stale) {
       const life = a.lives.find((l) => l.agentDisposed === e)
       const before = life ? pendingAtRequest.get(life) ?? [] : []
       const left = projections.pending(e.world, e.id).filter((id) => before.includes(id))
-      if (left.length > 0) out.push(violation('AGENT-TEARDOWN-TEST', 114, `"${e.id}": [${left}] were pending when teardown was requested and still are at agent/disposed (pending items are durably canceled at disposal)`, e))
+      if (left.length > 0) out.push(violation('AGENT-TEARDOWN-TEST', 114, `"${e.id}": ${quoteIds(left)} were pending when teardown was requested and still are at agent/disposed (pending items are durably canceled at disposal)`, e))
     }
     if (e.k !== 'append') return
     const key = keyOf(e.world, e.id)
@@ -120,7 +121,7 @@ export function checkLedger(a: Analysis): Violation[] {
         claimed.get(key)?.delete(String(m?.id))
         const was = logged.get(`${e.world}/${e.id}/${m?.id}`)
         if (was !== undefined && was !== JSON.stringify(m?.content)) {
-          out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: the request carries ${m?.id} as ${JSON.stringify(m?.content)}, not as its splice logged it (${was}); the live inbox must hold the logged snapshot`, e))
+          out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: the request carries message ${quoteId(m?.id)} as ${JSON.stringify(m?.content)}, not as its splice logged it (${was}); the live inbox must hold the logged snapshot`, e))
         }
         return
       }
@@ -129,7 +130,7 @@ export function checkLedger(a: Analysis): Violation[] {
         const lost = [...(claimed.get(key) ?? [])]
         claimed.delete(key)
         if (reason?.kind === 'completed' && lost.length > 0) {
-          out.push(violation('X-INPUT', 162, `"${e.id}": turn ${(e.data as { turn?: number }).turn} completed but claimed [${lost}] without any request carrying them (no user/message)`, e))
+          out.push(violation('X-INPUT', 162, `"${e.id}": turn ${(e.data as { turn?: number }).turn} completed but claimed ${quoteIds(lost)} without any request carrying them (no user/message)`, e))
         }
         return
       }

@@ -87,7 +87,7 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
     return hangs ? undefined : { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
   }
   if (kind === 'runMaintenance') return undefined
-  return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5, §12 Q8)' }
+  return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5 and §12 Q8 in docs/clauses.md)' }
 }
 
 /** Abort triggers aimed at a pending creation: its signal, its owner, the factory, shutdown. */

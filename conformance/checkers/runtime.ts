@@ -19,9 +19,10 @@ export function checkRuntime(a: Analysis): Violation[] {
   for (const life of a.lives) {
     let last: string | undefined
     for (const s of life.statuses) {
-      if (s.detail !== 'idle' && s.detail !== 'running') out.push(violation('AGENT-PUBLIC-INTERFACE', 11, `"${life.id}": status "${s.detail}" is neither idle nor running`, s))
+      if (s.detail !== 'idle' && s.detail !== 'running') out.push(violation('AGENT-PUBLIC-INTERFACE', 11, `"${life.id}": agent/status carried status ${JSON.stringify(s.detail) ?? 'undefined'}; a status is "idle" or "running"`, s))
       if (s.detail === last) out.push(violation('AGENT-RUNTIME-SCOPE', 22, `"${life.id}": agent/status "${s.detail}" emitted twice in a row`, s))
-      if (last === undefined && s.detail !== 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 22, `"${life.id}": the first status change of a fresh agent must be "running", got "${s.detail}"`, s))
+      // An agent is published idle, so an "idle" first change repeats the value it already had.
+      if (last === undefined && s.detail === 'idle') out.push(violation('AGENT-RUNTIME-SCOPE', 22, `"${life.id}": agent/status "idle" emitted while the agent was already idle (it is published idle, so its first status change must be "running")`, s))
       last = s.detail
     }
   }

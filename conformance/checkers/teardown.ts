@@ -28,7 +28,7 @@ export function checkTeardown(a: Analysis): Violation[] {
   }
   for (const life of a.lives) {
     const { id } = life
-    // §3.6.4 / 96: agent/disposed precedes session/disposed.
+    // §3.6 rule 4 / 96: agent/disposed precedes session/disposed.
     if (life.agentDisposed && life.sessionDisposed && life.sessionDisposed.i < life.agentDisposed.i) {
       out.push(violation(GROUP, 96, `"${id}": session/disposed before agent/disposed`, life.sessionDisposed))
     }

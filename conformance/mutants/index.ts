@@ -1,6 +1,6 @@
 /**
  * The mutant gallery: buggy variants of the reference factory, one bug each, reproducing the real
- * lifecycle bugs of /work/shared/bugs/catalog.md (M..) and its spec-derived appendix (A1–A8).
+ * lifecycle bugs of ../shared/bugs/catalog.md (M..) and its spec-derived appendix (A1–A8).
  * Each module's default export is an adapter; its top comment says what it breaks and how.
  *
  * The meta-test (mutants.test.ts) runs every directed case against every mutant and requires each
