@@ -17,6 +17,6 @@ export { CAMPAIGN_STRATEGIES, CampaignError, drawForSeed, programForSeed, runCam
 export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation } from './campaign.js'
 export { formatCampaign, formatCampaignFailure, formatSizes } from './campaign-report.js'
 export type { FormatCampaignOptions } from './campaign-report.js'
-export { measureRun, programCandidates, shrinkRun, sizeOf } from './shrink.js'
-export type { RunSize, ShrinkOptions, ShrinkResult } from './shrink.js'
+export { checkAll, DEFAULT_SHRINK_BUDGET, measureRun, programCandidates, shrinkRun, sizeOf } from './shrink.js'
+export type { RunSize, ShrinkOptions, ShrinkResult, ShrinkViolation } from './shrink.js'
 export * as timeline from './timeline/index.js'
