@@ -6,7 +6,9 @@
  */
 import { printProgram } from './arbitraries/index.js'
 import type { CampaignFailure, CampaignReport } from './campaign.js'
-import type { RunSize } from './shrink.js'
+import { formatSizes } from '../sim/shrink.js'
+
+export { formatSizes }
 
 /** Options of {@link formatCampaign}. */
 export interface FormatCampaignOptions {
@@ -21,11 +23,6 @@ const MAX_LISTED = 16
 
 const indent = (text: string, by = '    '): string => text.split('\n').map((l) => `${by}${l}`).join('\n')
 
-/** `before → after` for each measure that changed (and the unchanged ones as one number). */
-export function formatSizes(before: RunSize, after: RunSize): string {
-  const keys: (keyof RunSize)[] = ['operations', 'actors', 'behaviours', 'decisions', 'preemptions']
-  return keys.map((k) => (before[k] === after[k] ? `${k} ${after[k]}` : `${k} ${before[k]} → ${after[k]}`)).join(', ')
-}
 
 /** One failure, ready to paste back. */
 export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaignOptions = {}): string {

@@ -76,11 +76,6 @@ export interface ShrinkOptions<V extends ShrinkViolation = ShrinkViolation> {
   readonly check: (program: Program, result: RunResult) => readonly V[]
   /** Maximum runs spent shrinking (default {@link DEFAULT_SHRINK_BUDGET}). */
   readonly budget?: number
-  /**
-   * Awaited between two runs. A worker thread passes a real `setImmediate` so its heartbeat (a
-   * timer) fires during a long shrink; nothing a run does depends on it.
-   */
-  readonly pause?: () => Promise<void>
 }
 
 /** What {@link shrinkRun} produced. */
@@ -151,6 +146,12 @@ export function sizeOf(program: Program, decisions: DecisionLog, steps: readonly
     decisions: decisions.decisions.length,
     preemptions: countPreemptions(steps),
   }
+}
+
+/** `before → after` for each measure that changed (and the unchanged ones as one number). */
+export function formatSizes(before: RunSize, after: RunSize): string {
+  const keys: (keyof RunSize)[] = ['operations', 'actors', 'behaviours', 'decisions', 'preemptions']
+  return keys.map((k) => (before[k] === after[k] ? `${k} ${after[k]}` : `${k} ${before[k]} → ${after[k]}`)).join(', ')
 }
 
 /** Measure a run without shrinking it (one guided replay of its log, to count preemptions). */
@@ -250,7 +251,6 @@ export async function shrinkRun<V extends ShrinkViolation>(options: ShrinkOption
   const runOptions: RunProgramOptions = options.process ? { process: options.process } : options.install ? { install: options.install } : {}
   let runs = 0
   const attempt = async (program: Program, log: DecisionLog, guide: GuidedOptions): Promise<Attempt<V> | undefined> => {
-    if (runs > 0 && options.pause) await options.pause()
     runs++
     const strategy = guidedReplay(log, guide)
     strategy.beginRun()

@@ -16,7 +16,10 @@ import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writ
 function progressPrinter(): (p: Progress) => void {
   let last = 0
   return (p) => {
-    if (p.kind === 'phase') return
+    if (p.kind === 'phase') {
+      if (p.phase === 'shrinking') process.stderr.write(`  shrinking ${p.total} failure${p.total === 1 ? '' : 's'}\n`)
+      return
+    }
     if (!process.stderr.isTTY && p.done !== p.total) return
     const now = performance.now()
     if (p.done !== p.total && now - last < 100) return
@@ -41,6 +44,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
     adapter: { type: 'string' }, profile: { type: 'string', default: 'quick' }, json: { type: 'string' },
     seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
     workers: { type: 'string' }, timeout: { type: 'string' }, 'case-timeout': { type: 'string' }, 'fail-fast': { type: 'boolean', default: false },
+    'no-shrink': { type: 'boolean', default: false },
   })
   if (values.profile !== 'quick' && values.profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${values.profile}"`)
   const seed = intOption('seed', values.seed, 0)
@@ -56,7 +60,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
   let report: Report
   try {
     report = await certify(adapter, {
-      profile: values.profile, onProgress: progressPrinter(), workers, failFast: values['fail-fast'],
+      profile: values.profile, onProgress: progressPrinter(), workers, failFast: values['fail-fast'], shrink: !values['no-shrink'],
       shouldStop: () => {
         const signal = interrupted()
         if (signal) return `interrupted by ${signal}`
