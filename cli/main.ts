@@ -17,13 +17,14 @@ import { explainCommand } from './commands/explain.js'
 import { fuzzCommand } from './commands/fuzz.js'
 import { listCommand } from './commands/list.js'
 import { replayCommand } from './commands/replay.js'
+import { runCommand } from './commands/run.js'
 import { InputError, OutputError, UsageError } from './errors.js'
 import { EXIT } from './exit-codes.js'
 import { installInterruptHandlers } from './interrupt.js'
 import { COMMAND_USAGE, usage } from './usage.js'
 
 const COMMANDS: Readonly<Record<string, (args: string[]) => number | Promise<number>>> = {
-  certify: certifyCommand, fuzz: fuzzCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
+  certify: certifyCommand, fuzz: fuzzCommand, run: runCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
 }
 
 function version(): string {

@@ -23,6 +23,14 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   with its replay command; each failure is cross-checked on the reference factory, and
   --differential does not count violations the reference shows too. Ctrl-C prints the partial
   summary and writes --json before exiting 130.`,
+  run: `dsh-kit run <program.mjs|program.json> [--adapter <module>] [--runs N] [--seed S]
+            [--strategy random|pct|dfs|portfolio] [--out <dir>] [--json <file>] [--keep-going]
+            [--no-shrink] [--no-timelines]
+  run a program you wrote under many schedules (default --runs 100) with every checker on: a .mjs
+  module whose default export is built with the builders reports print (import { program, actor,
+  create, ... } from 'dsh-lifecycle-kit/scenarios'), a JSON program, or a run file's program.
+  A violation is shrunk, saved as a run file and printed with its replay command; exit 1.
+  A program that does not validate is exit 65, naming the field.`,
   replay: `dsh-kit replay <run-file> [--adapter <module>] [--force] [--timeline]
   replay a saved run from its decision log against the adapter it recorded and check it again;
   --adapter must name that adapter unless --force.`,

@@ -28,7 +28,7 @@ describe('campaign', () => {
     expect(f.replayVerified).toBe(true)
     expect(f.baseline?.violates).not.toContain(f.key)
     expect(f.rerun).toBe(`npx dsh-kit fuzz --adapter conformance/mutants/m01-setup-after-publish.ts --strategy portfolio --seed ${f.runSeed} --runs 1`)
-    expect(f.replay).toBe(`npx dsh-kit replay ${f.runFile}`)
+    expect(f.replay).toBe(`npx dsh-kit replay ${f.runFile} --adapter conformance/mutants/m01-setup-after-publish.ts`)
 
     const file = readRunFile(f.runFile!)
     expect(file.adapter).toBe('conformance/mutants/m01-setup-after-publish.ts')

@@ -67,8 +67,13 @@ export interface CampaignOptions {
   readonly adapter?: Adapter
   /** The adapter's module path as the user named it: recorded in run files and commands. */
   readonly adapterModule?: string
-  /** Explore this scenario instead of random programs. */
+  /** Explore this scenario instead of random programs (`dsh-kit run` passes a user's program as one, with no goals). */
   readonly scenario?: Scenario
+  /**
+   * How a rerun command starts, instead of `npx dsh-kit fuzz [--scenario NAME]`: `dsh-kit run`
+   * passes `npx dsh-kit run <program file>`; `--adapter`, `--strategy` and the seeds follow.
+   */
+  readonly rerunAs?: string
   /** Default `portfolio`. */
   readonly strategy?: CampaignStrategy
   /** Base seed, a non-negative integer (default 0). */
@@ -329,8 +334,8 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   // A DFS over a scenario reaches schedule r again by exploring the same tree up to it.
   const dfsTree = scenario !== undefined && kind === 'dfs'
   const rerunCommand = (r: number): string => [
-    'npx dsh-kit fuzz', ...(options.adapterModule ? [`--adapter ${options.adapterModule}`] : []),
-    ...(scenario ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`,
+    options.rerunAs ?? 'npx dsh-kit fuzz', ...(options.adapterModule ? [`--adapter ${options.adapterModule}`] : []),
+    ...(scenario && options.rerunAs === undefined ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`,
     ...(dfsTree ? [`--seed ${seed}`, `--runs ${r + 1}`] : [`--seed ${r}`, '--runs 1']),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')
@@ -404,7 +409,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       key: first.key, message: kept.message, runSeed: r, run: runs - 1, strategy: strategyName, alsoViolated: keys.filter((k) => k !== first.key),
       program: shown.program, decisions: shown.result.decisions, violations: shown.violations, hash: shown.result.hash, outcome: shown.result.outcome.kind,
       before, after, ...(shrink ? { shrink } : {}), replayVerified, originalProgram: program,
-      ...(runFile ? { runFile, replay: `npx dsh-kit replay ${runFile}` } : {}), rerun: rerunCommand(r), timeline,
+      ...(runFile ? { runFile, replay: `npx dsh-kit replay ${runFile}${options.adapterModule ? ` --adapter ${options.adapterModule}` : ''}` } : {}), rerun: rerunCommand(r), timeline,
       ...(base ? { baseline: { name: baselineAdapter!.name, violates: [...base.keys], followed: base.followed, picks: base.picks } } : {}),
     }
   }
