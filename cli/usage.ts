@@ -8,13 +8,14 @@ import { EXIT_MEANINGS } from './exit-codes.js'
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   certify: `dsh-kit certify [--adapter <module>] [--profile quick|thorough] [--seed N] [--only "<GROUP> <n>"]...
                 [--workers N] [--timeout <duration>] [--case-timeout <duration>] [--fail-fast]
-                [--out <dir>] [--json <file>] [--timelines] [--no-shrink]
+                [--out <dir>] [--json <file>] [--html <file>] [--timelines] [--no-shrink]
   certify an AgentFactory adapter (the built-in reference factory by default) clause by clause.
   Directed cases and simulated runs run in --workers worker threads (default: every core), each
   watched: a case or run that hangs, livelocks or exhausts memory is charged to its clause.
   --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).
   A failing clause's simulated counterexample is shrunk (the shrunk program is printed first);
-  --no-shrink reports the runs as found.`,
+  --no-shrink reports the runs as found. --html writes the certificate as one self-contained page
+  (every clause, and each failure's shrunk program, replay command and swim-lane timeline).`,
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--keep-going] [--no-shrink]
              [--differential] [--no-baseline] [--no-timelines]

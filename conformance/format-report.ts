@@ -61,6 +61,19 @@ export function formatFailure(c: ClauseResult, withTimeline = false): string {
   return lines.join('\n')
 }
 
+/** The certificate's verdict word and, unless it passed, why (`FAILED (and incomplete: …)`, `INCOMPLETE (…)`). */
+export function verdictOf(report: Report): { readonly verdict: 'PASSED' | 'FAILED' | 'INCOMPLETE'; readonly why?: string } {
+  if (report.failing.length > 0) return report.complete ? { verdict: 'FAILED' } : { verdict: 'FAILED', why: `and incomplete: ${report.incomplete ?? 'not every unit ran'}` }
+  if (!report.complete) return { verdict: 'INCOMPLETE', why: `${report.incomplete ?? 'not every unit ran'}; ${report.units.ran} of ${report.units.planned} units ran` }
+  if (!report.clauses.some((c) => c.checks > 0)) return { verdict: 'INCOMPLETE', why: 'nothing was checked' }
+  return { verdict: 'PASSED' }
+}
+
+function describeVerdict(report: Report): string {
+  const { verdict, why } = verdictOf(report)
+  return why === undefined ? verdict : `${verdict} (${why})`
+}
+
 /** The whole certificate as text. */
 export function formatReport(report: Report, options: { timelines?: boolean } = {}): string {
   const head = [
@@ -75,8 +88,7 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
   const kit = report.clauses.filter((c) => c.status === 'kit').length
-  const checked = report.clauses.some((c) => c.checks > 0)
-  const verdict = report.failing.length > 0 ? (report.complete ? 'FAILED' : `FAILED (and incomplete: ${report.incomplete ?? 'not every unit ran'})`) : !report.complete ? `INCOMPLETE (${report.incomplete ?? 'not every unit ran'}; ${report.units.ran} of ${report.units.planned} units ran)` : !checked ? 'INCOMPLETE (nothing was checked)' : 'PASSED'
+  const verdict = describeVerdict(report)
   const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
   return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
 }

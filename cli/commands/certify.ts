@@ -2,15 +2,17 @@
  * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop.
  * @module
  */
-import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapter.js'
 import { CertifyOptionError } from '../../conformance/certify-plan.js'
 import { formatReport } from '../../conformance/format-report.js'
 import { certify } from '../../conformance/suite.js'
 import type { Progress, Report } from '../../conformance/suite.js'
+import { failureTimelines, renderCertificateHtml } from '../../scenarios/certificate/index.js'
 import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
+import { kitVersion } from '../kit-version.js'
 import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
 
 function progressPrinter(): (p: Progress) => void {
@@ -42,7 +44,7 @@ export function certifyExitCode(report: Report): number {
 export async function certifyCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('certify', args, {
     adapter: { type: 'string' }, profile: { type: 'string', default: 'quick' }, json: { type: 'string' },
-    seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
+    seed: { type: 'string' }, out: { type: 'string' }, html: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
     workers: { type: 'string' }, timeout: { type: 'string' }, 'case-timeout': { type: 'string' }, 'fail-fast': { type: 'boolean', default: false },
     'no-shrink': { type: 'boolean', default: false },
   })
@@ -54,6 +56,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
   const unitTimeoutMs = values['case-timeout'] === undefined ? undefined : parseDuration('case-timeout', values['case-timeout'])
   const outDir = values.out === undefined ? undefined : writableDir('--out', values.out)
   if (values.json !== undefined) writableFile('--json', values.json)
+  if (values.html !== undefined) writableFile('--html', values.html)
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
   process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${values.profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
   const started = performance.now()
@@ -79,5 +82,11 @@ export async function certifyCommand(args: string[]): Promise<number> {
   }
   console.log(formatReport(report, { timelines: values.timelines }))
   if (values.json) writeOutput('--json', values.json, `${JSON.stringify(report, null, 1)}\n`)
+  if (values.html) {
+    // After the text report: a page that cannot be written never hides the findings.
+    const timelines = await failureTimelines(report, normalizeAdapter(adapter, values.adapter ?? 'reference').processFactory)
+    writeOutput('--html', values.html, renderCertificateHtml(report, { kitVersion: kitVersion(), timelines }))
+    process.stderr.write(`wrote ${values.html}\n`)
+  }
   return certifyExitCode(report)
 }
