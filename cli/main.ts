@@ -6,29 +6,24 @@
  * documented non-zero code with one line saying why.
  * @module
  */
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { AdapterError } from '../conformance/adapter.js'
 import { ProgramError } from '../sim/program.js'
 import { RunFileError } from '../sim/run-file.js'
-import { KIT_ROOT } from './adapter-loader.js'
 import { certifyCommand } from './commands/certify.js'
 import { explainCommand } from './commands/explain.js'
 import { fuzzCommand } from './commands/fuzz.js'
 import { listCommand } from './commands/list.js'
 import { mergeCommand } from './commands/merge.js'
 import { replayCommand } from './commands/replay.js'
+import { runCommand } from './commands/run.js'
 import { InputError, OutputError, UsageError } from './errors.js'
 import { EXIT } from './exit-codes.js'
 import { installInterruptHandlers } from './interrupt.js'
+import { kitVersion } from './kit-version.js'
 import { COMMAND_USAGE, usage } from './usage.js'
 
 const COMMANDS: Readonly<Record<string, (args: string[]) => number | Promise<number>>> = {
-  certify: certifyCommand, fuzz: fuzzCommand, merge: mergeCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
-}
-
-function version(): string {
-  return (JSON.parse(readFileSync(join(KIT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+  certify: certifyCommand, fuzz: fuzzCommand, merge: mergeCommand, run: runCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
 }
 
 /** Run the CLI; returns the exit code (never throws). */
@@ -42,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
       return command === undefined ? EXIT.usage : EXIT.ok
     }
     if (command === '--version' || command === '-v') {
-      console.log(version())
+      console.log(kitVersion())
       return EXIT.ok
     }
     const run = COMMANDS[command]

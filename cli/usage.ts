@@ -8,11 +8,14 @@ import { EXIT_MEANINGS } from './exit-codes.js'
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   certify: `dsh-kit certify [--adapter <module>] [--profile quick|thorough] [--seed N] [--only "<GROUP> <n>"]...
                 [--workers N] [--timeout <duration>] [--case-timeout <duration>] [--fail-fast]
-                [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]... [--timelines]
+                [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]... [--html <file>] [--timelines] [--no-shrink]
   certify an AgentFactory adapter (the built-in reference factory by default) clause by clause.
   Directed cases and simulated runs run in --workers worker threads (default: every core), each
   watched: a case or run that hangs, livelocks or exhausts memory is charged to its clause.
-  --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).`,
+  --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).
+  A failing clause's simulated counterexample is shrunk (the shrunk program is printed first);
+  --no-shrink reports the runs as found. --html writes the certificate as one self-contained page
+  (every clause, and each failure's shrunk program, replay command and swim-lane timeline).`,
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]...
              [--keep-going] [--no-shrink]
@@ -26,6 +29,14 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   merge: `dsh-kit merge <report.json>... [--json <file>] [--reporter json|junit[=<file>]]... [--no-timelines]
   merge the --json reports of one campaign's shards (fuzz --shard i/n, one CI job each): totals
   summed, goals and coverage unioned, findings deduplicated by clause and shrunk program.`,
+  run: `dsh-kit run <program.mjs|program.json> [--adapter <module>] [--runs N] [--seed S]
+            [--strategy random|pct|dfs|portfolio] [--out <dir>] [--json <file>] [--keep-going]
+            [--no-shrink] [--no-timelines]
+  run a program you wrote under many schedules (default --runs 100) with every checker on: a .mjs
+  module whose default export is built with the builders reports print (import { program, actor,
+  create, ... } from 'dsh-lifecycle-kit/scenarios'), a JSON program, or a run file's program.
+  A violation is shrunk, saved as a run file and printed with its replay command; exit 1.
+  A program that does not validate is exit 65, naming the field.`,
   replay: `dsh-kit replay <run-file> [--adapter <module>] [--force] [--timeline]
   replay a saved run from its decision log against the adapter it recorded and check it again;
   --adapter must name that adapter unless --force.`,

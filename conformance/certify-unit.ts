@@ -6,7 +6,7 @@
  * @module
  */
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { caseTitle } from '../core/cases/index.js'
 import type { DirectedCase } from '../core/cases/index.js'
 import type { Program } from '../sim/program.js'
@@ -31,8 +31,11 @@ import type { Failure } from './suite.js'
 
 /** What one unit found. */
 export interface UnitVerdict {
-  /** A simulated run (it counts one check of every checker-covered clause), or a directed case. */
-  readonly kind: 'run' | 'case' | 'skipped'
+  /**
+   * A simulated run (it counts one check of every checker-covered clause), a directed case, or a
+   * shrink of a failure found earlier (`certify-shrink.ts`: it counts no check).
+   */
+  readonly kind: 'run' | 'case' | 'skipped' | 'shrunk'
   /** The case's clause (cases only). */
   readonly clause?: number
   /** The first failure per clause key this unit found, in the order found. */
@@ -133,7 +136,8 @@ function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, {
   }
 }
 
-function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'adapter'>>, unit: Exclude<CertifyUnit, { kind: 'case' }>): { program: Program | undefined; name: string; via: Failure['via']; allowDeadlock: boolean } {
+/** The program of a simulated unit, its name, how the report names its source, and whether it may deadlock. */
+export function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'adapter'>>, unit: Exclude<CertifyUnit, { kind: 'case' }>): { program: Program | undefined; name: string; via: Failure['via']; allowDeadlock: boolean } {
   if (unit.kind === 'program') {
     const p = env.plan.programs[unit.index]!
     return { program: p.program, name: p.name, via: 'directed program', allowDeadlock: p.hangs === true }
@@ -163,13 +167,23 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
 }
 
-function saveFailure(env: UnitEnv, v: Violation, result: RunResult, program: Program, name: string, via: Failure['via'], strategy: string, seed: number): Failure {
-  const dir = join(env.outDir, slug(env.adapter.name))
-  mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${slug(v.key)}-${slug(name)}-${seed}.json`)
+/** Where the run file of a failure of `key` found by program `name` at `seed` goes (`suffix`: `-shrunk` for its shrunk run). */
+export function failureRunFile(env: Pick<UnitEnv, 'outDir' | 'adapter'>, key: string, name: string, seed: number, suffix = ''): string {
+  return join(env.outDir, slug(env.adapter.name), `${slug(key)}-${slug(name)}-${seed}${suffix}.json`)
+}
+
+/** The replay command of a saved run (carrying `--adapter` when one was named). */
+export function replayCommand(env: Pick<UnitEnv, 'adapterModule'>, file: string): string {
+  return `npx dsh-kit replay ${file}${adapterArg(env as UnitEnv)}`
+}
+
+/** Save a failing run as a run file (recording the adapter) and describe it as a {@link Failure}. */
+export function saveFailure(env: UnitEnv, v: Violation, result: RunResult, program: Program, name: string, via: Failure['via'], strategy: string, seed: number, suffix = ''): Failure {
+  const file = failureRunFile(env, v.key, name, seed, suffix)
+  mkdirSync(dirname(file), { recursive: true })
   writeRunFile(file, toRunFile(program, result, { ...(env.adapterModule ? { adapter: env.adapterModule } : {}), adapterName: `${env.adapter.name}@${env.adapter.version}`, violations: [{ clause: v.key, message: v.message }] }))
   return {
     message: v.message, via, programName: name, program, strategy, seed, decisions: result.decisions.decisions.length,
-    runFile: file, replay: `npx dsh-kit replay ${file}${adapterArg(env)}`, timeline: renderTrace(result.trace, result.decisions.decisions),
+    runFile: file, replay: replayCommand(env, file), timeline: renderTrace(result.trace, result.decisions.decisions),
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The executor a certify worker thread runs (see `sim/pool/`): it loads the adapter itself (by
  * module path, or the built-in reference), re-plans the certification from the same options (plans
- * are deterministic), and runs the units it is posted.
+ * are deterministic), and runs the units it is posted: planned units, then shrinks of failures.
  * @module
  */
 import type { UnitContext } from '../sim/pool/protocol.js'
@@ -10,6 +10,8 @@ import { loadAdapter } from './adapter-loader.js'
 import { planCertify } from './certify-plan.js'
 import type { CertifyUnit, PlanOptions } from './certify-plan.js'
 import { runCertifyUnit } from './certify-unit.js'
+import { runShrinkUnit } from './certify-shrink.js'
+import type { ShrinkUnit } from './certify-shrink.js'
 import type { UnitEnv, UnitVerdict } from './certify-unit.js'
 
 /** What each worker is initialised with (structured-cloneable). */
@@ -31,7 +33,8 @@ export async function init(data: CertifyWorkerInit): Promise<UnitEnv> {
   }
 }
 
-/** Run one unit. */
-export function run(env: UnitEnv, unit: CertifyUnit, context: UnitContext): Promise<UnitVerdict> {
-  return runCertifyUnit({ ...env, ...(context.keepAlive ? { keepAlive: context.keepAlive } : {}) }, unit)
+/** Run one unit (a planned one, or the shrink of a failure). */
+export function run(env: UnitEnv, unit: CertifyUnit | ShrinkUnit, context: UnitContext): Promise<UnitVerdict> {
+  const watched = { ...env, ...(context.keepAlive ? { keepAlive: context.keepAlive } : {}) }
+  return unit.kind === 'shrink' ? runShrinkUnit(watched, unit) : runCertifyUnit(watched, unit)
 }

@@ -2,6 +2,9 @@
  * Wording of certificates and failures (the RunDetailsFormatter of the kit): data in, text out.
  * @module
  */
+import { printProgram } from '../sim/program-print.js'
+import { formatSizes } from '../sim/shrink.js'
+import type { RunSize } from '../sim/shrink.js'
 import type { ClauseResult, Failure, Report } from './suite.js'
 
 const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', kit: 'unit', unchecked: '  - ' }
@@ -24,19 +27,51 @@ export function formatClauseTable(report: Report): string {
   return lines.join('\n')
 }
 
-/** One failure, as something a user can paste back: clause, seed, strategy, program, replay. */
+const indent = (text: string, by = '    '): string => text.split('\n').map((l) => `${by}${l}`).join('\n')
+
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`
+
+/** "shrunk from 13 operations to 2 (in 85 runs: operations 13 → 2, …)", or why it was not. */
+export function describeShrink(f: Failure): string | undefined {
+  const s = f.shrink
+  if (s === undefined) return undefined
+  if (!s.shrunk) return `not shrunk: ${s.note ?? 'the shrink did not apply'}`
+  const { before, after } = s as { before: RunSize; after: RunSize }
+  return `shrunk from ${plural(before.operations, 'operation')} to ${after.operations} (in ${s.runs} runs: ${formatSizes(before, after)})`
+}
+
+/**
+ * One failure, as something a user can paste back: clause, message, how it was found, the
+ * (shrunk) program as builder code and its replay command, then the run as found.
+ */
 export function formatFailure(c: ClauseResult, withTimeline = false): string {
   const f = c.failure as Failure
   const lines = [`${c.key} violated: ${c.title}`, ...f.message.split('\n').filter((line) => line.trim() !== '').map((line) => `  ${line}`), `  the clause and what it rests on: npx dsh-kit list --clause "${c.key}" (docs/clauses.md)`]
   if (f.via === 'directed case') {
     lines.push(`  found by directed case "${f.caseTitle}"`, `  rerun: ${f.replay}`)
   } else {
-    lines.push(`  found by ${f.via} "${f.programName}" { strategy: '${f.strategy}', seed: ${f.seed}, decisions: ${f.decisions} }`)
-    lines.push(`  program: ${JSON.stringify(f.program)}`)
-    lines.push(`  replay: ${f.replay}`)
-    if (withTimeline && f.timeline) lines.push('  timeline:', ...f.timeline.split('\n').map((l) => `    ${l}`))
+    lines.push(`  found by ${f.via} "${f.programName}" { strategy: '${f.strategy}', seed: ${f.seed}${f.shrink ? '' : `, decisions: ${f.decisions}`} }`)
+    if (f.program) lines.push(`  program${f.shrink?.shrunk ? ' (shrunk)' : ''}:`, indent(printProgram(f.program)))
+    if (f.replay) lines.push(`  replay: ${f.replay}`)
+    const shrink = describeShrink(f)
+    if (shrink) lines.push(`  ${shrink}`)
+    if (f.shrink?.shrunk && f.shrink.original.replay) lines.push(`  as found (${f.shrink.original.decisions} decisions): ${f.shrink.original.replay}`)
+    if (withTimeline && f.timeline) lines.push('  timeline:', indent(f.timeline))
   }
   return lines.join('\n')
+}
+
+/** The certificate's verdict word and, unless it passed, why (`FAILED (and incomplete: …)`, `INCOMPLETE (…)`). */
+export function verdictOf(report: Report): { readonly verdict: 'PASSED' | 'FAILED' | 'INCOMPLETE'; readonly why?: string } {
+  if (report.failing.length > 0) return report.complete ? { verdict: 'FAILED' } : { verdict: 'FAILED', why: `and incomplete: ${report.incomplete ?? 'not every unit ran'}` }
+  if (!report.complete) return { verdict: 'INCOMPLETE', why: incompleteReason(report) }
+  if (!report.clauses.some((c) => c.checks > 0)) return { verdict: 'INCOMPLETE', why: 'nothing was checked' }
+  return { verdict: 'PASSED' }
+}
+
+function describeVerdict(report: Report): string {
+  const { verdict, why } = verdictOf(report)
+  return why === undefined ? verdict : `${verdict} (${why})`
 }
 
 /** The whole certificate as text. */
@@ -53,8 +88,7 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
   const kit = report.clauses.filter((c) => c.status === 'kit').length
-  const checked = report.clauses.some((c) => c.checks > 0)
-  const verdict = report.failing.length > 0 ? (report.complete ? 'FAILED' : `FAILED (and incomplete: ${report.incomplete ?? 'not every unit ran'})`) : !report.complete ? `INCOMPLETE (${incompleteReason(report)})` : !checked ? 'INCOMPLETE (nothing was checked)' : 'PASSED'
+  const verdict = describeVerdict(report)
   const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
   return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
 }

@@ -8,7 +8,8 @@
  * whatever the code under test does (a hang, a crash, a throw of any value) to a clause
  * (`certify-unit.ts`), in this process or in terminable worker threads (`certify-worker.ts`), and
  * merged by unit index, so the certificate is the same whatever ran it. A certificate passes only
- * when every planned unit ran and nothing failed.
+ * when every planned unit ran and nothing failed. Each failing clause whose counterexample is a
+ * simulated run is then shrunk, in a second round of units (`certify-shrink.ts`).
  * @module
  */
 import { join, resolve } from 'node:path'
@@ -21,6 +22,8 @@ import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } fr
 import type { CertifyPlan, CertifyUnit, Profile } from './certify-plan.js'
 import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './certify-unit.js'
 import type { UnitEnv, UnitVerdict } from './certify-unit.js'
+import { lostShrinkVerdict, runShrinkUnit, runShrinks, shrinkTimeoutMs, shrinkUnits } from './certify-shrink.js'
+import type { FailureShrink, ShrinkUnit } from './certify-shrink.js'
 import type { CertifyWorkerInit } from './certify-worker.js'
 import { CHECKED_CLAUSES } from './checkers/index.js'
 import { CLAUSES } from './clauses.js'
@@ -39,7 +42,7 @@ export const SUITE_VERSION = '0.1.0'
 
 /** Progress events while certifying. */
 export type Progress =
-  | { kind: 'phase'; phase: 'directed cases' | 'directed programs' | 'random programs'; total: number }
+  | { kind: 'phase'; phase: 'directed cases' | 'directed programs' | 'random programs' | 'shrinking'; total: number }
   | { kind: 'tick'; done: number; total: number; failures: number }
 
 /** Options of {@link certify}. */
@@ -57,6 +60,11 @@ export interface CertifyOptions {
   readonly seed?: number
   /** Stop at the first failing clause (mutation testing: "is it caught, and by what?"). */
   readonly failFast?: boolean
+  /**
+   * Shrink each failing clause's simulated counterexample before reporting it, as fuzz does
+   * (default true); the report then gives the shrunk run first and the run as found after it.
+   */
+  readonly shrink?: boolean
   /** Only these clauses (`"AGENT-ATOMIC-TEST 64"` or `64`): their directed cases, and the runs only if a checker covers one. */
   readonly only?: readonly (string | number)[]
   /**
@@ -91,6 +99,12 @@ export interface Failure {
   readonly runFile?: string
   readonly replay?: string
   readonly timeline?: string
+  /**
+   * A simulated failure's shrink: when `shrink.shrunk`, the fields above (`program`, `decisions`,
+   * `runFile`, `replay`, `timeline`, `message`) describe the shrunk run, while `programName`,
+   * `strategy` and `seed` still say how it was found; `shrink.original` is the run as found.
+   */
+  readonly shrink?: FailureShrink
 }
 
 /** The verdict on one clause. */
@@ -167,14 +181,23 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     progress({ kind: 'tick', done: ++done, total: plan.units.length, failures: failedClauses.size })
   }
   let run
+  let shrunk = new Map<string, Failure>()
+  // Shrink unless stopped by a signal or a deadline (a fail-fast stop still reports its one failure shrunk).
+  const toShrink = (verdicts: readonly (UnitVerdict | undefined)[]): ShrinkUnit[] => {
+    const units = options.shrink === false || stopReason !== undefined ? [] : shrinkUnits(plan, verdicts)
+    if (units.length > 0) progress({ kind: 'phase', phase: 'shrinking', total: units.length })
+    return units
+  }
+  const stopShrinking = (): boolean => (stopReason ??= options.shouldStop?.()) !== undefined
   if (workers === undefined) {
     run = await runUnits(plan.units, (unit) => runCertifyUnit(env, unit), { concurrency: 1, shouldStop, onVerdict })
+    shrunk = await runShrinks(toShrink(run.verdicts), (unit) => runShrinkUnit(env, unit), { concurrency: 1, shouldStop: stopShrinking })
   } else {
     if (options.adapterModule === undefined && adapterInput !== REFERENCE_ADAPTER) {
       throw new CertifyOptionError('workers need adapterModule: the module path each worker thread imports the adapter from')
     }
     const init: CertifyWorkerInit = { ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}), plan: planOptions(options), outDir, unitTimeoutMs }
-    const pool = new WorkerPool<CertifyUnit, UnitVerdict>({
+    const pool = new WorkerPool<CertifyUnit | ShrinkUnit, UnitVerdict>({
       size: workers, executor: compiledModuleUrl(new URL(`./certify-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
       // The pool's own watchdog backs up the in-worker one (which a synchronous livelock starves).
       unitTimeoutMs: unitTimeoutMs + 2_000,
@@ -186,12 +209,19 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
         if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
         throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
       }, { concurrency: workers, shouldStop, onVerdict })
+      const found = run.verdicts
+      shrunk = await runShrinks(toShrink(found), async (unit) => {
+        const outcome = await pool.run(unit, shrinkTimeoutMs(unitTimeoutMs) + 2_000)
+        if (outcome.kind === 'done') return outcome.result
+        if (outcome.kind === 'lost') return lostShrinkVerdict(firstFailure(found, unit.key), unit, outcome.reason, outcome.detail)
+        throw outcome.error
+      }, { concurrency: workers, shouldStop: stopShrinking })
     } finally {
       await pool.close()
     }
   }
   const incomplete = run.stopped && stopReason !== undefined ? stopReason : undefined
-  return buildReport(adapter, plan, run.verdicts, {
+  return buildReport(adapter, plan, run.verdicts, shrunk, {
     durationMs: Math.round(performance.now() - started), ran: run.ran,
     ...(incomplete ? { incomplete } : {}),
     ...(options.adapterModule ? { module: options.adapterModule } : {}),
@@ -204,9 +234,15 @@ function planOptions(options: CertifyOptions): CertifyWorkerInit['plan'] {
 }
 
 
-/** Merge unit verdicts (by unit index) into the certificate. */
+/** The first failure of `key` in unit order (the one the certificate reports). */
+function firstFailure(verdicts: readonly (UnitVerdict | undefined)[], key: string): Failure | undefined {
+  for (const v of verdicts) for (const f of v?.failures ?? []) if (f.key === key) return f.failure
+  return undefined
+}
+
+/** Merge unit verdicts (by unit index) into the certificate; `shrunk` replaces a clause's failure by its shrink. */
 function buildReport(
-  adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[],
+  adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[], shrunk: ReadonlyMap<string, Failure>,
   meta: { durationMs: number; ran: number; incomplete?: string; module?: string },
 ): Report {
   const failures = new Map<string, NonNullable<ClauseResult['failure']>>()
@@ -228,7 +264,7 @@ function buildReport(
   const wanted = (clause: number): boolean => !plan.only || plan.only.includes(clause)
   const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? plan.simulate : wanted(c.clause)).map((c) => {
     const key = `${c.group} ${c.clause}`
-    const failure = failures.get(key)
+    const failure = shrunk.get(key) ?? failures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
     // A process adapter brings its own store, registry, inbox and initiator scope: the kit's unit
     // tests say nothing about them, so its kit-level clauses are unchecked, not `kit`.

@@ -6,7 +6,9 @@
  */
 import { printProgram } from './arbitraries/index.js'
 import type { CampaignFailure, CampaignReport } from './campaign.js'
-import type { RunSize } from './shrink.js'
+import { formatSizes } from '../sim/shrink.js'
+
+export { formatSizes }
 
 /** Options of {@link formatCampaign}. */
 export interface FormatCampaignOptions {
@@ -14,6 +16,11 @@ export interface FormatCampaignOptions {
   readonly timelines?: boolean
   /** Wall time of the campaign, printed when given (the library itself never reads a clock). */
   readonly durationMs?: number
+  /**
+   * The heading's command and subject, instead of `dsh-kit fuzz` and `scenario NAME` (`dsh-kit run`
+   * gives `dsh-kit run` and `program <file>`).
+   */
+  readonly heading?: { readonly command: string; readonly subject: string }
 }
 
 /** Coverage keys listed in text before "and N more". */
@@ -21,11 +28,6 @@ const MAX_LISTED = 16
 
 const indent = (text: string, by = '    '): string => text.split('\n').map((l) => `${by}${l}`).join('\n')
 
-/** `before → after` for each measure that changed (and the unchanged ones as one number). */
-export function formatSizes(before: RunSize, after: RunSize): string {
-  const keys: (keyof RunSize)[] = ['operations', 'actors', 'behaviours', 'decisions', 'preemptions']
-  return keys.map((k) => (before[k] === after[k] ? `${k} ${after[k]}` : `${k} ${before[k]} → ${after[k]}`)).join(', ')
-}
 
 /** One failure, ready to paste back. */
 export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaignOptions = {}): string {
@@ -55,10 +57,10 @@ export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaig
 
 /** The whole campaign report as text. */
 export function formatCampaign(report: CampaignReport, options: FormatCampaignOptions = {}): string {
-  const what = report.mode === 'scenario' ? `scenario ${report.scenario}` : 'random programs (full mix, swarm and named scenarios by seed block, one per run seed)'
+  const what = options.heading?.subject ?? (report.mode === 'scenario' ? `scenario ${report.scenario}` : 'random programs (full mix, swarm and named scenarios by seed block, one per run seed)')
   const outcomes = Object.entries(report.outcomes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')
   const lines = [
-    `dsh-kit fuzz — adapter ${report.adapter}, ${what}, strategy ${report.strategy}, seed ${report.seed}, shard ${report.shard.index}/${report.shard.count}`,
+    `${options.heading?.command ?? 'dsh-kit fuzz'} — adapter ${report.adapter}, ${what}, strategy ${report.strategy}, seed ${report.seed}, shard ${report.shard.index}/${report.shard.count}`,
     `runs: ${report.runs} (${report.seeds} run seeds${options.durationMs === undefined ? '' : `, ${(options.durationMs / 1000).toFixed(1)} s, ${(report.runs / Math.max(options.durationMs / 1000, 1e-3)).toFixed(1)} runs/s`}); outcomes: ${outcomes || 'none'}; stopped by ${report.stoppedBy}`,
     '',
   ]
@@ -79,7 +81,7 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
     lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)
     const missed = report.goals.missed
     if (missed.length) lines.push(`goals never reached: ${missed.slice(0, MAX_LISTED).join(', ')}${missed.length > MAX_LISTED ? ` and ${missed.length - MAX_LISTED} more (all in --json)` : ''}`)
-  } else if (report.goals) {
+  } else if (report.goals && Object.keys(report.goals.reached).length > 0) {
     const reached = Object.entries(report.goals.reached).filter(([, r]) => r !== undefined)
     lines.push(`goals: ${reached.length}/${Object.keys(report.goals.reached).length} reached${reached.length ? ` (${reached.map(([g, r]) => `${g} at run ${r}`).join(', ')})` : ''}`)
     if (report.goals.missed.length) lines.push(`goals never reached: ${report.goals.missed.join(', ')}`)

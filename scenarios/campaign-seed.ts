@@ -34,6 +34,11 @@ export interface CampaignSettings {
   readonly adapterModule?: string
   /** A scenario campaign's scenario, by name. */
   readonly scenario?: string
+  /**
+   * The program of a scenario that is not the catalog's (a user's program under `dsh-kit run`): it
+   * has no goals, so a worker rebuilds it from the program alone.
+   */
+  readonly scenarioProgram?: { readonly program: Program; readonly expectDeadlock?: boolean }
   readonly strategy: CampaignStrategy
   readonly seed: number
   readonly arbitrary: ArbitraryOptions
@@ -62,7 +67,9 @@ export interface CampaignContext {
  */
 export function campaignContext(settings: CampaignSettings, adapterInput: Adapter, baselineInput: Adapter | undefined, scenarioGiven?: Scenario): CampaignContext {
   const adapter = normalizeAdapter(adapterInput, settings.adapterModule ?? 'adapter')
-  const scenario = scenarioGiven ?? (settings.scenario === undefined ? undefined : SCENARIOS.find((s) => s.name === settings.scenario))
+  const scenario = scenarioGiven ?? (settings.scenario === undefined ? undefined : settings.scenarioProgram
+    ? { name: settings.scenario, title: settings.scenario, groups: [], goals: [], program: settings.scenarioProgram.program, ...(settings.scenarioProgram.expectDeadlock ? { expectDeadlock: true } : {}) }
+    : SCENARIOS.find((s) => s.name === settings.scenario))
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
     settings, adapter, scenario, mix: scenarioMix(settings.arbitrary),

@@ -36,8 +36,13 @@ export interface CampaignOptions {
   readonly adapter?: Adapter
   /** The adapter's module path as the user named it: recorded in run files and commands. */
   readonly adapterModule?: string
-  /** Explore this scenario instead of random programs. */
+  /** Explore this scenario instead of random programs (`dsh-kit run` passes a user's program as one, with no goals). */
   readonly scenario?: Scenario
+  /**
+   * How a rerun command starts, instead of `npx dsh-kit fuzz [--scenario NAME]`: `dsh-kit run`
+   * passes `npx dsh-kit run <program file>`; `--adapter`, `--strategy` and the seeds follow.
+   */
+  readonly rerunAs?: string
   /** Default `portfolio`. */
   readonly strategy?: CampaignStrategy
   /** Base seed, a non-negative integer (default 0). */

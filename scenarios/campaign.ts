@@ -80,24 +80,27 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...options.arbitrary,
   }
   const baselineInput = options.baseline === false ? undefined : options.baseline ?? REFERENCE_ADAPTER
+  // A scenario that is not the catalog's crosses into workers as its program; only goal-less ones can.
+  const foreignScenario = scenario !== undefined && !SCENARIOS.includes(scenario)
   const settings: CampaignSettings = {
     ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}),
     ...(scenario ? { scenario: scenario.name } : {}),
+    ...(foreignScenario ? { scenarioProgram: { program: scenario.program, ...(scenario.expectDeadlock ? { expectDeadlock: true } : {}) } } : {}),
     strategy: kind, seed, arbitrary, dfsSchedules: options.dfsSchedules ?? 8, shrink: options.shrink ?? true,
     ...(options.shrinkBudget === undefined ? {} : { shrinkBudget: options.shrinkBudget }),
     baseline: baselineInput !== undefined && baselineInput !== adapterInput, differential: options.differential === true,
     ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
   }
-  if (workers !== undefined && scenario !== undefined && !SCENARIOS.includes(scenario)) {
-    throw new CampaignError(`workers run only the catalog's named scenarios; "${scenario.name}" is not one (run it without workers)`)
+  if (workers !== undefined && foreignScenario && scenario.goals.length > 0) {
+    throw new CampaignError(`workers run the catalog's named scenarios and goal-less programs; "${scenario.name}" has goals of its own (run it without workers)`)
   }
   const ctx = campaignContext(settings, adapterInput, baselineInput, scenario)
 
   // A DFS over a scenario reaches schedule r again by exploring the same tree up to it.
   const dfsTree = scenario !== undefined && kind === 'dfs'
   const rerun = (r: number): string => [
-    'npx dsh-kit fuzz', ...(options.adapterModule ? [`--adapter ${options.adapterModule}`] : []),
-    ...(scenario ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`,
+    options.rerunAs ?? 'npx dsh-kit fuzz', ...(options.adapterModule ? [`--adapter ${options.adapterModule}`] : []),
+    ...(scenario && options.rerunAs === undefined ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`,
     ...(dfsTree ? [`--seed ${seed}`, `--runs ${r + 1}`] : [`--seed ${r}`, '--runs 1']),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')

@@ -20,3 +20,7 @@ export { readRunFile, writeRunFile, toRunFile, validateRunFile, describeOutcome,
 export type { RunFile, SavedViolation } from './run-file.js'
 export { parseDecisionLog, formatDecisionLog, validateDecisionLog } from './decision-log.js'
 export type { DecisionLog, Decision } from './decision-log.js'
+export { DEFAULT_SHRINK_BUDGET, formatSizes, measureRun, programCandidates, shrinkRun, sizeOf } from './shrink.js'
+export type { RunSize, ShrinkOptions, ShrinkResult, ShrinkViolation } from './shrink.js'
+export { literal, printProgram } from './program-print.js'
+export type { PrintOptions } from './program-print.js'

@@ -2,23 +2,28 @@
  * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop.
  * @module
  */
-import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapter.js'
 import { CertifyOptionError } from '../../conformance/certify-plan.js'
 import { formatReport } from '../../conformance/format-report.js'
 import { certify } from '../../conformance/suite.js'
 import type { Progress, Report } from '../../conformance/suite.js'
+import { failureTimelines, renderCertificateHtml } from '../../scenarios/certificate/index.js'
 import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
-import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
+import { kitVersion } from '../kit-version.js'
+import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { certifyJUnit } from '../reporters/junit.js'
 
 function progressPrinter(): (p: Progress) => void {
   let last = 0
   return (p) => {
-    if (p.kind === 'phase') return
+    if (p.kind === 'phase') {
+      if (p.phase === 'shrinking') process.stderr.write(`  shrinking ${p.total} failure${p.total === 1 ? '' : 's'}\n`)
+      return
+    }
     if (!process.stderr.isTTY && p.done !== p.total) return
     const now = performance.now()
     if (p.done !== p.total && now - last < 100) return
@@ -41,9 +46,10 @@ export function certifyExitCode(report: Report): number {
 export async function certifyCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('certify', args, {
     adapter: { type: 'string' }, profile: { type: 'string', default: 'quick' }, json: { type: 'string' },
-    seed: { type: 'string' }, out: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
+    seed: { type: 'string' }, out: { type: 'string' }, html: { type: 'string' }, timelines: { type: 'boolean', default: false }, only: { type: 'string', multiple: true },
     workers: { type: 'string' }, timeout: { type: 'string' }, 'case-timeout': { type: 'string' }, 'fail-fast': { type: 'boolean', default: false },
     reporter: { type: 'string', multiple: true },
+    'no-shrink': { type: 'boolean', default: false },
   })
   if (values.profile !== 'quick' && values.profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${values.profile}"`)
   const seed = intOption('seed', values.seed, 0)
@@ -53,13 +59,14 @@ export async function certifyCommand(args: string[]): Promise<number> {
   const unitTimeoutMs = values['case-timeout'] === undefined ? undefined : parseDuration('case-timeout', values['case-timeout'])
   const outDir = values.out === undefined ? undefined : writableDir('--out', values.out)
   const reporters = reporterOptions('certify', values.reporter, values.json)
+  if (values.html !== undefined) writableFile('--html', values.html)
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
   process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${values.profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
   const started = performance.now()
   let report: Report
   try {
     report = await certify(adapter, {
-      profile: values.profile, onProgress: progressPrinter(), workers, failFast: values['fail-fast'],
+      profile: values.profile, onProgress: progressPrinter(), workers, failFast: values['fail-fast'], shrink: !values['no-shrink'],
       shouldStop: () => {
         const signal = interrupted()
         if (signal) return `interrupted by ${signal}`
@@ -78,5 +85,11 @@ export async function certifyCommand(args: string[]): Promise<number> {
   }
   console.log(formatReport(report, { timelines: values.timelines }))
   writeReports(reporters, { json: () => `${JSON.stringify(report, null, 1)}\n`, junit: () => certifyJUnit(report) })
+  if (values.html) {
+    // After the text report: a page that cannot be written never hides the findings.
+    const timelines = await failureTimelines(report, normalizeAdapter(adapter, values.adapter ?? 'reference').processFactory)
+    writeOutput('--html', values.html, renderCertificateHtml(report, { kitVersion: kitVersion(), timelines }))
+    process.stderr.write(`wrote ${values.html}\n`)
+  }
   return certifyExitCode(report)
 }
