@@ -9,6 +9,8 @@ import type { Program } from '../sim/program.js'
 export interface DirectedProgram {
   readonly name: string
   readonly groups: readonly string[]
+  /** §9 clauses the program exists for (a contract demand on the suite, §11–§12): reported as checked by `program`. */
+  readonly clauses?: readonly number[]
   readonly program: Program
   /** The program deliberately hangs something (a deadlock outcome is expected, not a failure). */
   readonly hangs?: boolean

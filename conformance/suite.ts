@@ -1,15 +1,14 @@
 /**
  * The conformance suite (design.md concept 6): for each clause group, the directed cases of
- * `core/cases` and the directed programs of `programs.ts` run under many schedules, plus seeded
+ * `cases/` (run through the process port, for factory and process adapters alike) and the directed programs of `programs.ts` run under many schedules, plus seeded
  * random programs, all checked by the trace checkers. `certify` returns a report per clause; a
  * failure carries its seed, program, decision log and a one-line replay command.
  * @module
  */
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { caseTitle, DIRECTED_CASES } from '../core/cases/index.js'
-import type { DirectedCase } from '../core/cases/index.js'
-import type { InstallFactory } from '../core/process.js'
+import { caseTitle, DIRECTED_CASES } from './cases/index.js'
+import type { CaseTarget, DirectedCase } from './cases/index.js'
 import type { Program } from '../sim/program.js'
 import { runProgram } from '../sim/run.js'
 import type { RunResult } from '../sim/run.js'
@@ -80,6 +79,9 @@ export interface Failure {
   readonly timeline?: string
 }
 
+/** How a clause was checked: by a directed case, a directed program aimed at it, or a trace checker over the simulated runs. */
+export type CheckedBy = 'case' | 'program' | 'checker'
+
 /** The verdict on one clause. */
 export interface ClauseResult {
   readonly key: string
@@ -87,14 +89,16 @@ export interface ClauseResult {
   readonly clause: number
   readonly title: string
   /**
-   * `kit`: a property of the kit's own session store, registry, inbox or initiator scope (which every
-   * factory adapter runs on), proven by the kit's unit tests rather than per factory; never for a
-   * process adapter, whose runtime brings its own. `unchecked`: no directed case and no checker
-   * covers it in the suite.
+   * `unchecked`: no directed case, program or checker checked it on this adapter (`reason` says
+   * why). The kit's own unit tests never count as a check of a runtime.
    */
-  readonly status: 'pass' | 'fail' | 'kit' | 'unchecked'
+  readonly status: 'pass' | 'fail' | 'unchecked'
   /** Directed cases plus runs that checked it. */
   readonly checks: number
+  /** What checked it (empty when unchecked or `kit`). */
+  readonly checkedBy: readonly CheckedBy[]
+  /** Why it is unchecked: e.g. `needs capability scopeMinting`. */
+  readonly reason?: string
   readonly failure?: Failure
 }
 
@@ -129,14 +133,27 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
 }
 
-async function runCase(c: DirectedCase, install: InstallFactory): Promise<string | undefined> {
+/** What the directed cases run against for an adapter: its process and its manifest. */
+export function caseTarget(adapter: NormalizedAdapter): CaseTarget {
+  return { process: adapter.processFactory, supports: adapter.supports }
+}
+
+/** Why a case cannot run on an adapter (a missing capability, or no resume), or undefined. */
+export function caseSkipReason(c: DirectedCase, supports: Supports): string | undefined {
+  const missing = (c.needs ?? []).filter((n) => !supports[n])
+  if (missing.length > 0) return `needs capability ${missing.join(', ')}`
+  if ((c.resumes ?? /resume|restart/i.test(c.title)) && !supports.resume) return 'needs resume (supports.resume is false)'
+  return undefined
+}
+
+async function runCase(c: DirectedCase, target: CaseTarget): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`did not settle within ${CASE_TIMEOUT_MS} ms (a hang)`), CASE_TIMEOUT_MS)
     timer.unref()
   })
   try {
-    return await Promise.race([c.run(install).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
+    return await Promise.race([c.run(target).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
   } finally {
     clearTimeout(timer)
   }
@@ -158,15 +175,25 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   // 1. Directed cases: the §9 properties as gated tests.
   const only = options.only?.map((o) => (typeof o === 'number' ? o : Number(/(\d+)\s*$/.exec(o)?.[1])))
   const wanted = (clause: number): boolean => !only || only.includes(clause)
-  // Directed cases run in the kit's in-process harness, so only for factory adapters.
-  const cases = adapter.foreign ? [] : DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !/resume|restart/i.test(c.title)))
+  // Directed cases run through the process port, for factory and process adapters alike; a case
+  // needing a capability the process lacks is skipped, and its reason kept for the clause.
+  const skipped = new Map<number, string>()
+  const cases = DIRECTED_CASES.filter((c) => {
+    if (!wanted(c.clause)) return false
+    const reason = caseSkipReason(c, adapter.supports)
+    if (reason && !skipped.has(c.clause)) skipped.set(c.clause, reason)
+    return reason === undefined
+  })
+  const target = caseTarget(adapter)
+  const byCase = new Set<string>()
   progress({ kind: 'phase', phase: 'directed cases', total: cases.length })
   let done = 0
   const stop = (): boolean => options.failFast === true && failures.size > 0
   for (const c of cases) {
     if (stop()) break
-    const error = await runCase(c, adapter.installFactory)
+    const error = await runCase(c, target)
     count(c.clause)
+    byCase.add(clauseKey(c.clause))
     const key = clauseKey(c.clause)
     if (error !== undefined && !failures.has(key)) {
       const adapterArg = options.adapterModule ? ` --adapter ${options.adapterModule}` : ''
@@ -191,6 +218,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   }
   const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
   const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"')) : []
+  const byProgram = new Set(programs.flatMap((p) => p.clauses ?? []))
   const randomPrograms = simulate ? profile.randomPrograms : 0
   const total = programs.length * profile.schedules
   progress({ kind: 'phase', phase: 'directed programs', total })
@@ -213,10 +241,15 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     const key = `${c.group} ${c.clause}`
     const failure = failures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
-    // A process adapter brings its own store, registry, inbox and initiator scope: the kit's unit
-    // tests say nothing about them, so its kit-level clauses are unchecked, not `kit`.
-    const status = failure ? 'fail' : n > 0 ? 'pass' : KIT_CLAUSES.has(c.clause) && !adapter.foreign ? 'kit' : 'unchecked'
-    return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, ...(failure ? { failure } : {}) }
+    const checkedBy: CheckedBy[] = []
+    if (byCase.has(key)) checkedBy.push('case')
+    if (runs > 0 && byProgram.has(c.clause)) checkedBy.push('program')
+    if (runs > 0 && (c.group === 'X-RUN' || CHECKED_CLAUSES.includes(c.clause))) checkedBy.push('checker')
+    // The kit's unit tests never count as checked: every kit-level clause has a case that runs
+    // through the process port, on the kit's own process and on a foreign one alike.
+    const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
+    const reason = status === 'unchecked' ? skipped.get(c.clause) ?? 'no directed case, program or checker covers it' : undefined
+    return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy, ...(reason ? { reason } : {}), ...(failure ? { failure } : {}) }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
   return {
@@ -268,19 +301,6 @@ async function probeProcess(adapter: NormalizedAdapter, source: string): Promise
   } finally {
     handle?.abandon?.()
   }
-}
-
-/**
- * Clauses about the kit's own building blocks rather than a factory: the registry and session store
- * split (71–92), inbox operations (116–122, 126), the initiator API and drain (129–138), sessions
- * (170–176). Unit-tested in `core/`; an adapter installs a factory on top of them.
- */
-const KIT_CLAUSES = new Set([
-  ...range(71, 92), ...range(116, 122), 126, ...range(129, 138), ...range(170, 176),
-])
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i)
 }
 
 const KEY_BY_CLAUSE = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, `${c.group} ${c.clause}`]))

@@ -22,7 +22,7 @@
  * The result is a plain run: its own decision log replays strictly (`replay`) to the same trace.
  * @module
  */
-import type { InstallFactory } from '../core/cases/harness.js'
+import type { InstallFactory } from '../core/process.js'
 import { checkRun } from '../conformance/checkers/index.js'
 import type { Violation } from '../conformance/checkers/index.js'
 import type { DecisionLog } from '../sim/decision-log.js'

@@ -3,8 +3,8 @@
  * turn-stopping, sends from inside a step, failures, forked sessions).
  */
 import assert from 'node:assert/strict'
-import type { SessionEvent, UserMessage } from '../contract.js'
-import { script } from '../scripted-model.js'
+import type { SessionEvent, UserMessage } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
 import { COMPLETED, count, eventsOf, seqOf, textOf, turnEnds, turnStarts, turnsWithTexts } from './driving-helpers.js'
 import type { DirectedCase } from './harness.js'
 import { makeHarness, settle } from './harness.js'
@@ -19,8 +19,8 @@ function userSeq(events: readonly SessionEvent[], text: string): number {
 export const xInputCases: DirectedCase[] = [
   {
     group: GROUP, clause: 159, title: 'event order for one followup: spliced, turn/start, step/start, user/message, assistant/message, step/end, turn/end',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       agent.followup(h.msg('hello'))
       await agent.whenIdle()
@@ -35,8 +35,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 160, title: 'idle steer starts a turn synchronously; a second steer enters the next step of the same turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       agent.steer(h.msg('s1'))
       assert.equal(agent.status, 'running')
@@ -52,8 +52,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 161, title: 'steering sent during a step enters the next step of the same turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       h.model.push(script.fn(() => { agent.steer(h.msg('steer')); return script.text('first') }))
       agent.followup(h.msg('prompt'))
@@ -66,8 +66,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 162, title: 'steering from an agent/turn-stopping listener produces another step in the same turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       let calls = 0
       h.ctx.on('agent/turn-stopping', ({ turn }) => {
@@ -83,8 +83,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 163, title: 'a throwing agent/pre-step listener ends the turn (error), leaves later steering parked; the next wake runs it',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const errors: unknown[] = []
       h.ctx.on('agent/error', ({ error }) => { errors.push(error) })
@@ -114,8 +114,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 164, title: 'a pre-step enter with [] at the first step closes the turn completed with no step and no request',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       h.ctx.on('agent/pre-step', () => ({ kind: 'enter', messages: [] }))
       agent.followup(h.msg('x'))
@@ -127,8 +127,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 165, title: 'a pre-step reject at a later step closes the turn blocked',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const steps: number[] = []
       h.ctx.on('agent/pre-step', ({ step }, next) => { steps.push(step); return step === 2 ? { kind: 'reject' } : next() })
@@ -143,8 +143,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 166, title: 'a send made from inside the model call lands in the following turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       h.model.push(script.fn(() => { agent.followup(h.msg('from inside')); return script.text('one') }))
       agent.followup(h.msg('outer'))
@@ -155,8 +155,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 167, title: 'a send one microtask after another yields two turns with independent sources',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       agent.followup(h.msg('by user'))
       await Promise.resolve()
@@ -170,8 +170,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 168, title: 'a model failure ends the turn {kind:error}, emits one agent/error, and the agent accepts the next turn',
-    async run(install) {
-      const h = makeHarness(install, { script: [script.fail('model down')] })
+    async run(target) {
+      const h = await makeHarness(target, { script: [script.fail('model down')] })
       const { agent } = await h.create('s1')
       const errors: { turn: number; error: unknown }[] = []
       h.ctx.on('agent/error', ({ turn, error }) => { errors.push({ turn, error }) })
@@ -193,8 +193,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 169, title: "a forked session's agent continues turn numbering after the seed",
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const parent = await h.create('parent')
       for (const text of ['p1', 'p2']) {
         parent.agent.followup(h.msg(text))
@@ -215,8 +215,8 @@ export const xInputCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 165, title: 'a pre-step reject drops only the claimed batch: queued prompts stay pending and run on the next wake (catalog M37)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       let rejected = false
       h.ctx.on('agent/pre-step', (_payload, next) => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import type { Agent, AgentHandle, AgentSetup, PreStepDecision, PreStepPayload } from '../contract.js'
-import { ERRORS } from '../contract.js'
-import { script } from '../scripted-model.js'
-import type { DirectedCase, Harness } from './harness.js'
+import type { Agent, AgentHandle, AgentSetup, PreStepDecision, PreStepPayload } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
+import type { CaseTarget, DirectedCase, Harness } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
 import { assertEmpty, assertNothingPublished, lifecycle, persisted, rejection } from './lifecycle-helpers.js'
 
@@ -11,11 +11,11 @@ const GROUP = 'AGENT-SETUP-CONTRACT'
 type Start = (setup: AgentSetup) => Promise<AgentHandle>
 
 /** Run `body` once for a fresh create and once for a resume of a persisted session `id`. */
-async function bothPaths(install: Parameters<DirectedCase['run']>[0], id: string, body: (h: Harness, start: Start, path: 'create' | 'resume') => Promise<void>): Promise<void> {
-  const fresh = makeHarness(install)
+async function bothPaths(target: CaseTarget, id: string, body: (h: Harness, start: Start, path: 'create' | 'resume') => Promise<void>): Promise<void> {
+  const fresh = await makeHarness(target)
   await body(fresh, (setup) => fresh.create(id, { setup }), 'create')
   await fresh.shutdown()
-  const { h } = await persisted(install, id)
+  const { h } = await persisted(target, id)
   await body(h, (setup) => h.ctx.agents.resume({ resumeSessionId: id, setup }), 'resume')
 }
 
@@ -29,8 +29,8 @@ function recordPublication(h: Harness, id: string, log: string[]): void {
 export const setupContractCases: DirectedCase[] = [
   {
     group: GROUP, clause: 34, title: 'while async setup is gated neither registry holds the id (create and resume)',
-    async run(install) {
-      await bothPaths(install, 's1', async (h, start) => {
+    async run(target) {
+      await bothPaths(target, 's1', async (h, start) => {
         const g = gate()
         const entered = gate()
         const pending = start(async () => { entered.open(); await g.promise })
@@ -48,8 +48,8 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 35, title: 'commit() runs after setup settled and observes both registries still empty (create and resume)',
-    async run(install) {
-      await bothPaths(install, 's1', async (h, start) => {
+    async run(target) {
+      await bothPaths(target, 's1', async (h, start) => {
         const log: string[] = []
         const seen: unknown[] = []
         recordPublication(h, 's1', log)
@@ -71,8 +71,8 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 36, title: 'setup start/end, commit, created edges with setup listeners, then session-start: exact order',
-    async run(install) {
-      await bothPaths(install, 's1', async (h, start, path) => {
+    async run(target) {
+      await bothPaths(target, 's1', async (h, start, path) => {
         const log: string[] = []
         recordPublication(h, 's1', log)
         const g = gate()
@@ -102,15 +102,15 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 37, title: 'inside setup agentCtx.agent.id is the session id; on resume the session already holds the persisted log',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       let created: Agent | undefined
       const handle = await h.create('s1', { setup: (ctx) => { created = ctx.agent } })
       assert.equal(created?.id, 's1')
       assert.equal(created, handle.agent)
       await h.shutdown()
 
-      const { h: h2, events } = await persisted(install, 'r1')
+      const { h: h2, events } = await persisted(target, 'r1')
       let seen: { id: string; events: unknown[] } | undefined
       const resumed = await h2.ctx.agents.resume({
         resumeSessionId: 'r1',
@@ -126,8 +126,8 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 38, title: 'a prompt contribution registered by async setup is visible to an assembly started from session-start',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const g = gate()
       const section = h.msg('SECTION: registered by setup')
       // The "prompt section": a scoped pre-step contribution registered after an await in setup.
@@ -151,8 +151,8 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 39, title: 'a rejecting (or throwing) setup publishes nothing, leaves the id free, and a retry succeeds',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       for (const mode of ['reject', 'throw'] as const) {
         const failure = new Error(`setup ${mode}`)
         let disposed = false
@@ -176,8 +176,8 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 40, title: 'a throwing commit() publishes nothing and the id is reusable (create and resume)',
-    async run(install) {
-      await bothPaths(install, 's1', async (h, start) => {
+    async run(target) {
+      await bothPaths(target, 's1', async (h, start) => {
         const failure = new Error('commit failed')
         const error = await rejection(start(() => ({ commit: () => { throw failure } })))
         assert.equal(error, failure)
@@ -191,8 +191,8 @@ export const setupContractCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 41, title: "setup runs under the parent's initiator when created from the parent's driver; agentCtx.agent is the child",
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const seen: { initiator: Agent | undefined; agent: Agent | undefined }[] = []
       const setup: AgentSetup = (ctx) => { seen.push({ initiator: ctx.agents.currentInitiator(), agent: ctx.agent }) }
       let child: AgentHandle | undefined

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import type { Agent, AgentOptions, SessionEvent } from '../contract.js'
-import { ERRORS } from '../contract.js'
-import { script } from '../scripted-model.js'
+import type { Agent, AgentOptions, SessionEvent } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
 import type { DirectedCase } from './harness.js'
 import { makeHarness } from './harness.js'
 import { assertEmpty, assertNothingPublished, persisted, rejection } from './lifecycle-helpers.js'
@@ -17,8 +17,8 @@ function assertStatus(agent: Agent): void {
 export const publicInterfaceCases: DirectedCase[] = [
   {
     group: GROUP, clause: 9, title: 'agent.id equals agent.session.id for created, seeded, child and resumed agents',
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       const seed: SessionEvent[] = [{ type: 'note', seq: 0, time: 1, data: { n: 1 } }]
       const plain = await h.create('a1')
       const seeded = await h.create('a2', { seed })
@@ -33,8 +33,8 @@ export const publicInterfaceCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 10, title: 'handle.agent.options is the exact agentOptions object (create and resume)',
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       const created: AgentOptions = { provider: 'p', model: 'm', maxTokens: 7 }
       const resumed: AgentOptions = { model: 'other' }
       const a = await h.create('a1', { agentOptions: created })
@@ -46,8 +46,8 @@ export const publicInterfaceCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 11, title: 'status is idle or running; a disposed agent reads idle and is absent from get/list',
-    async run(install) {
-      const h = makeHarness(install, { script: [script.hang()] })
+    async run(target) {
+      const h = await makeHarness(target, { script: [script.hang()] })
       const handle = await h.create('s1')
       const other = await h.create('s2')
       const { agent } = handle
@@ -66,8 +66,8 @@ export const publicInterfaceCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 12, title: 'plain contexts carry no agent; agent.ctx.agent is the agent and its scope key is the agent',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       assert.equal(h.ctx.agent, undefined)
       assert.equal(h.owner().ctx.agent, undefined)
       let inSetup: Agent | undefined
@@ -85,8 +85,8 @@ export const publicInterfaceCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 13, title: 'after disposal registering through agent.ctx throws inactive context',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1')
       const { ctx } = handle.agent
       assert.doesNotThrow(() => ctx.effect(() => undefined, 'before'))
@@ -97,8 +97,8 @@ export const publicInterfaceCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 14, title: 'invalid maxTokens rejects with the exact TypeError and leaves both registries empty',
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       for (const [i, maxTokens] of BAD_MAX_TOKENS.entries()) {
         let setupCalled = false
         const id = `bad-${i}`
@@ -124,8 +124,8 @@ export const publicInterfaceCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 15, title: 'a valid maxTokens reaches the first model request unchanged',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1', { agentOptions: { maxTokens: 1234 } })
       handle.agent.followup(h.msg('hi'))
       await handle.agent.whenIdle()

@@ -3,8 +3,8 @@
  * the factory under test. (The InboxImpl unit properties 116–122 and 126 live in `core/inbox.test.ts`.)
  */
 import assert from 'node:assert/strict'
-import type { InboxSplice, UserMessage } from '../contract.js'
-import { ERRORS } from '../contract.js'
+import type { InboxSplice, UserMessage } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
 import { COMPLETED, count, eventsOf, turnsWithTexts } from './driving-helpers.js'
 import type { DirectedCase } from './harness.js'
 import { makeHarness, settle } from './harness.js'
@@ -18,8 +18,8 @@ function splices(agent: { session: { events: readonly { type: string; data: unkn
 export const inboxCases: DirectedCase[] = [
   {
     group: GROUP, clause: 123, title: 'idle inject writes one next-step splice as the only session event, opens no turn, makes no request, stays idle',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const before = agent.session.seq
       const m = h.msg('context')
@@ -37,8 +37,8 @@ export const inboxCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 124, title: 'a non-JSON message passed to inject throws non-JSON-serializable and writes nothing',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const before = agent.session.seq
       const inserted: string[] = []
@@ -61,8 +61,8 @@ export const inboxCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 125, title: 'inject+remove+followup notifications: inserted=[ctx,prompt], discarded=[ctx], claimed=[{prompt,1}], turn/start before claimed',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const log: string[] = []
       const inserted: string[] = []
@@ -87,8 +87,8 @@ export const inboxCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 127, title: 'splice payloads carry exactly content,id,role,source per message; the default followup source is {kind:user}',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const plugin = h.msg('from plugin', { kind: 'plugin', plugin: 'p1' })
       agent.followup(h.msg('hello'))
@@ -111,8 +111,9 @@ export const inboxCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 128, title: 'a send from inside a session/event observer of a splice fails (reentrant append), is contained, and only the outer message runs',
-    async run(install) {
-      const h = makeHarness(install)
+    needs: ['warnings'],
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       let tried = false
       let thrown: unknown
@@ -140,8 +141,8 @@ export const inboxCases: DirectedCase[] = [
   },
   {
     group: 'AGENT-INBOX-COMMIT', clause: 122, title: 'the live inbox holds the logged snapshot, never the caller\'s message object (catalog M57)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       // A caller that keeps and later mutates the object it sent (not frozen: built by hand).
       const mutable = { id: 'caller-1', role: 'user' as const, content: [{ type: 'text' as const, text: 'original' }], source: { kind: 'user' } }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import type { Agent, AgentFactory, AgentHandle, Context, CreateAgentOptions, ResumeAgentOptions } from '../contract.js'
-import { ERRORS } from '../contract.js'
+import type { Agent, AgentFactory, AgentHandle, Context, CreateAgentOptions, ResumeAgentOptions } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
 import type { DirectedCase, Harness } from './harness.js'
 import { makeHarness } from './harness.js'
 import { persisted, rejectsWith } from './lifecycle-helpers.js'
@@ -42,14 +42,9 @@ async function assertNoFactory(h: Harness): Promise<void> {
 export const factorySeamCases: DirectedCase[] = [
   {
     group: GROUP, clause: 1, title: 'create and resume with no factory reject with the no-factory error',
-    async run(install) {
-      // A process in which no factory was ever installed …
-      const bare = makeHarness(() => ({ unload: async () => undefined }))
-      await assertNoFactory(bare)
-      assert.deepEqual(bare.observed, [])
-      await bare.shutdown()
-      // … and one whose factory was unloaded.
-      const h = makeHarness(install)
+    async run(target) {
+      // A process whose factory was unloaded (the port boots every process with its factory).
+      const h = await makeHarness(target)
       await h.unloadFactory()
       await assertNoFactory(h)
       assert.deepEqual(h.ctx.agents.list(), [])
@@ -58,8 +53,8 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 2, title: 'a second setFactory while one is registered throws; the registered factory keeps serving',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const stub = stubFactory()
       assert.throws(() => h.ctx.agents.setFactory(stub.factory), { message: ERRORS.factoryOccupied })
       const handle = await h.create('s1')
@@ -75,8 +70,8 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 3, title: 'disposing the setFactory owner clears the slot; later creates reject with the no-factory error',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       await h.create('s1')
       await h.unloadFactory()
       await rejectsWith(h.create('s2'), ERRORS.noFactory)
@@ -98,9 +93,9 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 4, title: 'the factory receives the caller context (its fiber) as owner, for create and resume',
-    async run(install) {
+    async run(target) {
       // The registry hands the caller context to the factory (observed with a stub) …
-      const s = makeHarness(install)
+      const s = await makeHarness(target)
       await s.unloadFactory()
       const stub = stubFactory()
       s.ctx.agents.setFactory(stub.factory)
@@ -122,7 +117,7 @@ export const factorySeamCases: DirectedCase[] = [
 
       // … and the factory under test binds the agent to that fiber: unloading the caller that
       // created (or resumed) an agent tears exactly that agent down.
-      const { h } = await persisted(install, 'r1')
+      const { h } = await persisted(target, 'r1')
       const a = h.owner('a')
       const b = h.owner('b')
       const fresh = await a.ctx.agents.create({ sessionId: 'c1' })
@@ -142,8 +137,8 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 5, title: 'agents created through a root agent context are listed after it, not roots, and owned by it',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const parent = await h.create('p')
       const other = await h.create('q')
       const child = await parent.agent.ctx.agents.create({ sessionId: 'c' })
@@ -157,8 +152,8 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 6, title: 'isOwnedBy is false for the root itself, for a missing id, and after the child detaches',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const root = await h.create('p')
       const child = await root.agent.ctx.agents.create({ sessionId: 'c' })
       assert.equal(h.ctx.agents.isOwnedBy('c', root.agent), true)
@@ -174,8 +169,8 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 7, title: 'a session created with meta.parentSession and resumed from a plain context is a runtime root',
-    async run(install) {
-      const first = makeHarness(install)
+    async run(target) {
+      const first = await makeHarness(target)
       const parent = await first.create('p')
       const child = await parent.agent.ctx.agents.create({ sessionId: 'c', meta: { parentSession: 'p', origin: 'subagent' } })
       assert.deepEqual(first.ctx.agents.roots(), [parent.agent])
@@ -190,8 +185,8 @@ export const factorySeamCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 8, title: 'a stub factory returning stub handles satisfies the registry API (consumer needs only ctx.agents)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       await h.unloadFactory()
       const stub = stubFactory()
       const failure = { stub: 'failure' }

@@ -3,11 +3,11 @@
  * driven and observed only through the public contract. Also §12 Q4 (under 114) and D17 (under 98).
  */
 import assert from 'node:assert/strict'
-import type { Agent, AgentHandle, AgentSetup, Context, Disposer, EffectResult, ModelRequest, UserMessage } from '../contract.js'
-import { ERRORS } from '../contract.js'
-import { script } from '../scripted-model.js'
-import type { ScriptEntry } from '../scripted-model.js'
-import type { DirectedCase, Gate, Harness, InstallFactory } from './harness.js'
+import type { Agent, AgentHandle, AgentSetup, Context, Disposer, EffectResult, ModelRequest, UserMessage } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
+import type { ScriptEntry } from '../../core/scripted-model.js'
+import type { DirectedCase, Gate, Harness, CaseTarget } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
 import { assertEmpty, assertNothingPublished, lifecycle, rejection, rejectsWith } from './lifecycle-helpers.js'
 
@@ -118,8 +118,8 @@ async function withOpenTurn(h: Harness, reached: Gate, options: Parameters<Harne
 }
 
 /** Reentrant owner teardown from the first listener of a publication edge (rows M/N). */
-async function reentrantOwnerTeardown(install: InstallFactory, edge: 'session/created' | 'agent/created') {
-  const h = makeHarness(install)
+async function reentrantOwnerTeardown(target: CaseTarget, edge: 'session/created' | 'agent/created') {
+  const h = await makeHarness(target)
   const o = h.owner()
   const log: string[] = []
   let unloading: Promise<void> | undefined
@@ -151,8 +151,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 93,
     title: 'reentrant owner teardown from the first session/created listener: later listener sees both entries, then scope, then session/disposed; no agent events',
-    async run(install) {
-      const { h, log } = await reentrantOwnerTeardown(install, 'session/created')
+    async run(target) {
+      const { h, log } = await reentrantOwnerTeardown(target, 'session/created')
       assert.deepEqual(log, [
         'session/created:dispose-request',
         'session/created:second-listener(session+agent)',
@@ -167,8 +167,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 94,
     title: 'reentrant owner teardown from the first agent/created listener: observer sees both, then scope, agent/disposed, session/disposed; no session-start',
-    async run(install) {
-      const { h, log } = await reentrantOwnerTeardown(install, 'agent/created')
+    async run(target) {
+      const { h, log } = await reentrantOwnerTeardown(target, 'agent/created')
       assert.deepEqual(log, [
         'session-created',
         'agent/created:dispose-request',
@@ -185,8 +185,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 95,
     title: 'a throwing session/created listener: rejects with the thrown value, scope disposed, no agent events, retry works',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const log: string[] = []
       const thrown = { notAnError: true }
       let armed = true
@@ -206,8 +206,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 96,
     title: 'a throwing agent/created listener: session-created, agent-created, scope, agent-disposed, session-disposed; both ids gone',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const log: string[] = []
       const thrown = new Error('veto')
       h.ctx.on('session/created', (s) => { if (s.id === 's1') log.push('session-created') })
@@ -223,10 +223,10 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 97,
     title: 'owner unload with an open turn: turn/end precedes agent/disposed; at agent/disposed only the session is stored; afterwards both gone',
-    async run(install) {
+    async run(target) {
       const reached = gate()
       const slow = gate()
-      const h = makeHarness(install, { script: [slowConvergence(reached, slow)] })
+      const h = await makeHarness(target, { script: [slowConvergence(reached, slow)] })
       const o = h.owner()
       const handle = await withOpenTurn(h, reached, {}, o.ctx)
       const unloading = o.unload()
@@ -249,9 +249,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 98,
     title: 'handle.dispose() concurrent with owner unload (either first) resolves only after agent/disposed and both ids gone',
-    async run(install) {
+    async run(target) {
       for (const first of ['handle', 'owner'] as const) {
-        const h = makeHarness(install)
+        const h = await makeHarness(target)
         const o = h.owner()
         const log: string[] = []
         const cleanup = gate()
@@ -273,12 +273,12 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 98,
     title: 'D17: whichever owner triggers (handle, owner unload, factory unload) every owner that joins resolves only after the full teardown',
-    async run(install) {
+    async run(target) {
       const owners = ['handle', 'owner', 'factory'] as const
       for (const trigger of owners) {
         const reached = gate()
         const slow = gate()
-        const h = makeHarness(install, { script: [slowConvergence(reached, slow)] })
+        const h = await makeHarness(target, { script: [slowConvergence(reached, slow)] })
         const o = h.owner()
         const log: string[] = []
         const cleanup = gate()
@@ -309,8 +309,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 99,
     title: 'after handle.dispose() the owner fiber holds no lifecycle effect for that id (create, repeated, and resume)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const o = h.owner()
       const baseline = o.ctx.fiber.effectLabels()
       for (let i = 0; i < 3; i++) {
@@ -336,8 +336,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 100,
     title: 'during a slow scope cleanup both registries hold the old objects; afterwards both are empty and a same-id create succeeds',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const log: string[] = []
       const cleanup = gate()
       const handle = await h.create('s1', { setup: slowScope(log, cleanup) })
@@ -360,9 +360,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 101,
     title: 'owner unload during pending setup rejects owner disposed, publishes nothing, ids free (also when setup resolved just before)',
-    async run(install) {
+    async run(target) {
       for (const variant of ['never-settling', 'just-resolved'] as const) {
-        const h = makeHarness(install)
+        const h = await makeHarness(target)
         const o = h.owner()
         const setupGate = gate()
         let started = false
@@ -384,8 +384,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 102,
     title: 'factory unload during pending setup rejects agent loop is not active, awaits the scope cleanup, publishes nothing',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const log: string[] = []
       const cleanup = gate()
       const never = gate()
@@ -408,9 +408,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 103,
     title: 'factory unload tears down every live agent (ids free, idle, no lifecycle effect left); later dispose resolves; creating again rejects',
-    async run(install) {
+    async run(target) {
       const reached = gate()
-      const h = makeHarness(install, { script: [hangAt(reached)] })
+      const h = await makeHarness(target, { script: [hangAt(reached)] })
       const o = h.owner()
       const baseline = o.ctx.fiber.effectLabels()
       const busy = await withOpenTurn(h, reached, {}, o.ctx)
@@ -435,12 +435,13 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 104,
+    needs: ['scopeMinting'],
     title: 'caller unload during scope minting: creation rejects owner disposed, setup never runs, the unload waits for the half-built scope cleanup',
-    async run(install) {
+    async run(target) {
       const log: string[] = []
       const cleanup = gate()
       let hook: ((fiber: unknown, key: unknown) => void) | undefined
-      const h = makeHarness(install, { scopeCreated: (fiber, key) => hook?.(fiber, key) })
+      const h = await makeHarness(target, { scopeCreated: (fiber, key) => hook?.(fiber, key) })
       const o = h.owner()
       let unloading: Promise<void> | undefined
       hook = (fiber, key) => {
@@ -470,9 +471,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 105,
     title: 'disposal mid-turn: exactly one turn/end {aborted, disposed}, statuses [running, idle], the queued tail never runs',
-    async run(install) {
+    async run(target) {
       const reached = gate()
-      const h = makeHarness(install, { script: [hangAt(reached)] })
+      const h = await makeHarness(target, { script: [hangAt(reached)] })
       const handle = await withOpenTurn(h, reached)
       handle.agent.followup(h.msg('queued tail'))
       await handle.dispose()
@@ -487,8 +488,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 106,
     title: 'disposal during pre-step closes a no-step turn (turn/start, turn/end only), no model request',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const inPreStep = gate()
       h.ctx.on('agent/pre-step', async (payload, next) => {
         if (payload.agent.id === 's1') { inPreStep.open(); await untilAborted(payload.signal) }
@@ -508,8 +509,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 106,
     title: 'disposal right after the waking send returns (prompt-assembly window) closes a no-step turn, no model request',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1')
       handle.agent.followup(h.msg('dropped'))
       assert.equal(count(handle.agent, 'turn/start'), 1, 'the waking send opened the turn synchronously')
@@ -523,8 +524,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 107,
     title: 'disposal from the running status notification drops queued work before turn/start; no model request',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1')
       let disposing: Promise<void> | undefined
       h.ctx.on('agent/status', ({ agent, status }) => {
@@ -547,8 +548,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 108,
     title: 'disposal from a step/start observer: no model request, step boundaries balanced',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1')
       let disposing: Promise<void> | undefined
       h.ctx.on('session/event', (session, event) => {
@@ -569,9 +570,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 109,
     title: 'a user cancel followed by dispose keeps turn/end.reason.reason = {kind:user} (first cause wins)',
-    async run(install) {
+    async run(target) {
       const reached = gate()
-      const h = makeHarness(install, { script: [hangAt(reached)] })
+      const h = await makeHarness(target, { script: [hangAt(reached)] })
       const handle = await withOpenTurn(h, reached)
       handle.agent.cancel({ kind: 'user' })
       await handle.dispose()
@@ -583,10 +584,10 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 110,
     title: 'a waking send that lands after disposal began (during convergence or scope cleanup) is not run',
-    async run(install) {
+    async run(target) {
       const reached = gate()
       const slow = gate()
-      const h = makeHarness(install, { script: [slowConvergence(reached, slow)] })
+      const h = await makeHarness(target, { script: [slowConvergence(reached, slow)] })
       const log: string[] = []
       const cleanup = gate()
       const handle = await withOpenTurn(h, reached, { setup: slowScope(log, cleanup) })
@@ -611,9 +612,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 111,
     title: 'an idle listener that re-sends during disposal cannot produce events after dispose() resolved',
-    async run(install) {
+    async run(target) {
       const reached = gate()
-      const h = makeHarness(install, { script: [hangAt(reached)] })
+      const h = await makeHarness(target, { script: [hangAt(reached)] })
       const handle = await withOpenTurn(h, reached)
       let resent = 0
       h.ctx.on('agent/status', ({ agent, status }) => {
@@ -634,10 +635,11 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 112,
+    needs: ['warnings'],
     title: 'a throwing (sync or async) agent/disposed listener: dispose resolves, agent and session gone, later listener runs, warning logged',
-    async run(install) {
+    async run(target) {
       for (const mode of ['sync', 'async'] as const) {
-        const h = makeHarness(install)
+        const h = await makeHarness(target)
         const failure = new Error(`${mode} agent/disposed failure`)
         const later: string[] = []
         h.ctx.on('agent/disposed', ({ agent }) => {
@@ -658,10 +660,11 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 113,
+    needs: ['warnings'],
     title: 'a throwing agent/status listener cannot break disposal or leave the registry entry',
-    async run(install) {
+    async run(target) {
       const reached = gate()
-      const h = makeHarness(install, { script: [hangAt(reached)] })
+      const h = await makeHarness(target, { script: [hangAt(reached)] })
       h.ctx.on('agent/status', ({ agent, status }) => { throw new Error(`status listener fails on ${agent.id}:${status}`) })
       const handle = await withOpenTurn(h, reached)
       await handle.dispose()
@@ -676,8 +679,8 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 114,
     title: 'pending inbox items at disposal are durably cancelled while the session is still attached (and stay cancelled on resume)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1')
       const step = h.msg('parked context')
       const turn = h.msg('parked prompt')
@@ -703,10 +706,10 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 114,
     title: 'Q4: teardown requested from inside a session/event observer with a non-empty inbox completes every step; nothing is appended afterwards',
-    async run(install) {
+    async run(target) {
       for (const variant of ['idle', 'open turn'] as const) {
         const reached = gate()
-        const h = makeHarness(install, { script: [hangAt(reached)] })
+        const h = await makeHarness(target, { script: [hangAt(reached)] })
         const log: string[] = []
         const handle = variant === 'idle'
           ? await h.create('s1', { setup: scopeMarker(log) })
@@ -739,9 +742,9 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 115,
     title: 'a child created through parent.ctx is fully torn down before the parent agent/disposed',
-    async run(install) {
+    async run(target) {
       const reached = gate()
-      const h = makeHarness(install, { script: [hangAt(reached)] })
+      const h = await makeHarness(target, { script: [hangAt(reached)] })
       const parent = await h.create('p')
       const child = await parent.agent.ctx.agents.create({ sessionId: 'c' })
       child.agent.followup(h.msg('child work'))

@@ -3,20 +3,19 @@
  * (The InitiatorScope unit properties 129–138 live in `core/initiator.test.ts`.)
  */
 import assert from 'node:assert/strict'
-import type { Agent, ModelRequest } from '../contract.js'
-import { ERRORS } from '../contract.js'
-import { script } from '../scripted-model.js'
+import type { Agent, ModelRequest } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
 import { aborted, COMPLETED, turnEnds, untilAborted } from './driving-helpers.js'
 import type { DirectedCase } from './harness.js'
 import { gate, makeHarness } from './harness.js'
 
-const GROUP = 'AGENT-INITIATOR'
 
 export const initiatorCases: DirectedCase[] = [
   {
-    group: GROUP, clause: 139, title: 'two concurrently driven agents observe themselves as initiator inside their model calls, before and after awaits',
-    async run(install) {
-      const h = makeHarness(install)
+    group: 'AGENT-INITIATOR-API', clause: 139, title: 'two concurrently driven agents observe themselves as initiator inside their model calls, before and after awaits',
+    async run(target) {
+      const h = await makeHarness(target)
       const a = (await h.create('a')).agent
       const b = (await h.create('b')).agent
       const shared = gate()
@@ -48,9 +47,9 @@ export const initiatorCases: DirectedCase[] = [
     },
   },
   {
-    group: GROUP, clause: 140, title: 'a parent driver regains the parent initiator right after creating/awaiting a child whose driver observes the child',
-    async run(install) {
-      const h = makeHarness(install)
+    group: 'AGENT-INITIATOR-API', clause: 140, title: 'a parent driver regains the parent initiator right after creating/awaiting a child whose driver observes the child',
+    async run(target) {
+      const h = await makeHarness(target)
       const parent = (await h.create('parent')).agent
       const cur = (): string | undefined => h.ctx.agents.currentInitiator()?.id
       const trace: [string, string | undefined][] = []
@@ -86,9 +85,9 @@ export const initiatorCases: DirectedCase[] = [
     },
   },
   {
-    group: GROUP, clause: 141, title: 'registry restart drains the old driver (it still reads its initiator while aborting) before disabling the old scope',
-    async run(install) {
-      const h = makeHarness(install)
+    group: 'AGENT-INITIATOR-DRAIN', clause: 141, title: 'registry restart drains the old driver (it still reads its initiator while aborting) before disabling the old scope',
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const reached = gate()
       const inside: { phase: string; id: string | undefined; error?: string }[] = []
@@ -134,8 +133,8 @@ export const initiatorCases: DirectedCase[] = [
   },
   {
     group: 'AGENT-INITIATOR-API', clause: 130, title: 'withInitiator reached through an agent\'s ctx returns the exact Promise object and sync value (catalog A2)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       let checked = false
       await h.create('s1', {
         setup: (agentCtx) => {

@@ -3,8 +3,8 @@
  * cooperative cancellation windows. Slow convergences are held behind gates (no timers).
  */
 import assert from 'node:assert/strict'
-import type { Agent, AgentCancelCause, ModelRequest } from '../contract.js'
-import { script } from '../scripted-model.js'
+import type { Agent, AgentCancelCause, ModelRequest } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
 import {
   aborted, COMPLETED, count, eventsOf, hangAt, slowConvergence, textOf, turnEnds, turnStarts, turnsWithTexts, untilAborted, USER, userTexts,
 } from './driving-helpers.js'
@@ -28,8 +28,8 @@ function canceledSplices(agent: Agent): unknown[] {
 export const xCancelCases: DirectedCase[] = [
   {
     group: GROUP, clause: 142, title: 'idle cancel with an empty inbox is a no-op; the next followup runs normally',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const gone = discards(h)
       const before = agent.session.seq
@@ -48,8 +48,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 143, title: 'followup then immediate keepInbox cancel: no canceled splice, no request, turn/end {aborted,user}; a later followup runs',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       agent.followup(h.msg('first'))
       agent.cancel(USER, { keepInbox: true })
@@ -67,8 +67,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 144, title: 'keepInbox during an active turn: the queued item survives and runs only after the next wake',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       h.model.push(hangAt(reached))
       const { agent } = await h.create('s1')
@@ -92,8 +92,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 145, title: 'keepInbox then a waking send during convergence runs without another wake; reasons [aborted(user), completed]',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       const slow = gate()
       h.model.push(slowConvergence(reached, slow))
@@ -113,8 +113,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 146, title: 'keepInbox + latched send + plain cancel: the latch and the item are dropped; nothing runs until the next send',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       const slow = gate()
       h.model.push(slowConvergence(reached, slow))
@@ -144,8 +144,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 147, title: 'a steer latched after an abort and then removed produces no further turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       const slow = gate()
       h.model.push(slowConvergence(reached, slow))
@@ -169,8 +169,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 148, title: 'a wake landing inside a slow abort convergence is still latched and runs',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       const abortSeen = gate()
       const slow = gate()
@@ -195,8 +195,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 149, title: 'two followups then cancel: one turn, no step, turn/end {aborted,user}, status idle',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const gone = discards(h)
       agent.followup(h.msg('a'))
@@ -215,8 +215,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 150, title: 'cancel from a synchronous agent/status(running) listener: no turn/start at all',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       let done = false
       h.ctx.on('agent/status', ({ status }) => { if (status === 'running' && !done) { done = true; agent.cancel(USER) } })
@@ -233,8 +233,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 151, title: 'cancel + resend from a running listener: only the resent message runs, then later sends run normally',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       let done = false
       h.ctx.on('agent/status', ({ status }) => {
@@ -253,8 +253,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 152, title: 'a prompt sent right after a cancel that hit a just-started turn runs in the following turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       agent.followup(h.msg('a'))
       assert.deepEqual(turnStarts(agent), [1], 'turn 1 started inside followup()')
@@ -270,8 +270,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 153, title: 'cancel mid-step drops the queued tail; one turn/start; reasons [aborted(user)]',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       h.model.push(hangAt(reached))
       const { agent } = await h.create('s1')
@@ -293,8 +293,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 154, title: 'steering pending at cancel is discarded, never re-enqueued as a turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       h.model.push(hangAt(reached))
       const { agent } = await h.create('s1')
@@ -318,8 +318,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 155, title: 'work sent by an abort-signal observer is latched and runs after convergence',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       const { agent } = await h.create('s1')
       h.model.push(script.fn((request) => {
@@ -338,8 +338,8 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 156, title: 'the first typed cause wins: signal.reason is the exact first cause; turn/end.reason = {aborted, <first cause>}',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate<ModelRequest>()
       h.model.push(hangAt(reached))
       const handle = await h.create('s1')
@@ -367,11 +367,11 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 157, title: 'cooperative cancellation at pre-step, assembly, request, turn-stopping and tool execution each ends {aborted,user}',
-    async run(install) {
+    async run(target) {
       type Window = 'pre-step' | 'assembly' | 'request' | 'turn-stopping' | 'tool'
       const windows: Window[] = ['pre-step', 'assembly', 'request', 'turn-stopping', 'tool']
       for (const where of windows) {
-        const h = makeHarness(install)
+        const h = await makeHarness(target)
         const { agent } = await h.create('s1')
         if (where === 'pre-step') h.ctx.on('agent/pre-step', (_p, next) => { agent.cancel(USER); return next() })
         if (where === 'turn-stopping') h.ctx.on('agent/turn-stopping', async () => { agent.cancel(USER) })
@@ -392,11 +392,11 @@ export const xCancelCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 158, title: 'cancel during agent/turn-stopping ends the turn aborted with only one step',
-    async run(install) {
+    async run(target) {
       // Plain cancel (nothing left to run: only the post-stopping abort check can end it aborted), and
       // keepInbox with steering added by the listener (which would otherwise enter a second step).
       for (const variant of ['plain', 'keepInbox+steer'] as const) {
-        const h = makeHarness(install)
+        const h = await makeHarness(target)
         const { agent } = await h.create('s1')
         const entered = gate()
         const proceed = gate()

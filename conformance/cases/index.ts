@@ -1,7 +1,7 @@
 /**
- * Directed conformance cases: §9 properties about factory behaviour, written against the public
- * contract only and parameterised by the factory, so the conformance suite runs the same cases
- * against any implementation.
+ * Directed conformance cases: every §9 property as a gated test, written against the public
+ * contract and run through the process port, so the conformance suite runs the same cases on the
+ * kit's process with any factory and on any foreign runtime.
  */
 import { atomicCases } from './atomic.js'
 import { createResumeCases } from './create-resume.js'
@@ -16,6 +16,11 @@ import { setupContractCases } from './setup-contract.js'
 import { teardownCases } from './teardown.js'
 import { xCancelCases } from './x-cancel.js'
 import { xInputCases } from './x-input.js'
+import { registrySplitCases } from './registry-split.js'
+import { sessionStoreCases } from './session-store.js'
+import { inboxOpsCases } from './inbox-ops.js'
+import { initiatorScopeCases } from './initiator-scope.js'
+import { sessionCases } from './sessions.js'
 
 export * from './harness.js'
 
@@ -23,4 +28,5 @@ export * from './harness.js'
 export const DIRECTED_CASES: readonly DirectedCase[] = [
   ...factorySeamCases, ...publicInterfaceCases, ...runtimeScopeCases, ...setupContractCases, ...createResumeCases,
   ...preparePublishCases, ...atomicCases, ...teardownCases, ...inboxCases, ...initiatorCases, ...xCancelCases, ...xInputCases,
+  ...registrySplitCases, ...sessionStoreCases, ...inboxOpsCases, ...initiatorScopeCases, ...sessionCases,
 ].sort((a, b) => a.clause - b.clause)

@@ -1,46 +1,23 @@
+/**
+ * The directed cases' harness: one process booted through the process port (`ProcessFactory` of
+ * `core/process.ts`) with recorders around it, so the same case runs on the kit's own process with
+ * any factory and on any foreign runtime (its own registry, store and scope).
+ * @module
+ */
 import type {
-  Agent, AgentHandle, Context, CreateAgentOptions, EventName, Fiber, SessionId, SessionPersistence, SessionPreparation, UserMessage,
-} from '../contract.js'
-import { EVENT_NAMES } from '../contract.js'
-import { createUserMessage } from '../messages.js'
-import { InMemoryPersistence } from '../persistence.js'
-import type { PersistedSession } from '../persistence.js'
-import { createRoot } from '../root.js'
-import type { Root } from '../root.js'
-import { ScriptedModel, script } from '../scripted-model.js'
-import type { ScriptEntry } from '../scripted-model.js'
+  Agent, AgentHandle, Context, CreateAgentOptions, EventName, Fiber, SessionId, UserMessage,
+} from '../../core/contract.js'
+import { EVENT_NAMES } from '../../core/contract.js'
+import { createUserMessage } from '../../core/messages.js'
+import type { PersistedSession } from '../../core/persistence.js'
+import type { ProcessFactory, ProcessHandle, ProcessServices } from '../../core/process.js'
+import { ScriptedModel, script } from '../../core/scripted-model.js'
+import type { ScriptEntry } from '../../core/scripted-model.js'
+import type { Supports } from '../adapter.js'
+import type { Capability } from '../capabilities.js'
 
-import type { InstallFactory } from '../process.js'
-
-export type { InstallFactory } from '../process.js'
-
-/** A promise held behind a gate: tests open it explicitly (never sleeps). */
-export interface Gate<T = void> {
-  readonly promise: Promise<T>
-  open(value: T): void
-  fail(error: unknown): void
-  readonly opened: boolean
-}
-
-/** Create a gate. */
-export function gate<T = void>(): Gate<T> {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  let opened = false
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej })
-  promise.catch(() => undefined)
-  return {
-    promise,
-    open: (value: T) => { opened = true; resolve(value) },
-    fail: (error: unknown) => { opened = true; reject(error) },
-    get opened() { return opened },
-  }
-}
-
-/** Let every pending microtask and one macrotask run (to observe "nothing happened"). */
-export function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
+export { gate, settle } from '../../core/gates.js'
+export type { Gate } from '../../core/gates.js'
 
 /** One recorded lifecycle event, as observed by an untagged listener on the root context. */
 export interface Observed {
@@ -82,22 +59,30 @@ export interface PreparationRecord {
   released: boolean
 }
 
+/** What a directed case runs against: how to boot a process, and what that process can do. */
+export interface CaseTarget {
+  /** Boots one process of the runtime under test (a restart boots another over the same disk). */
+  readonly process: ProcessFactory
+  /** The adapter's manifest: optional behaviours and the capabilities of its process. */
+  readonly supports: Supports
+}
+
 /**
- * A fresh process for one directed case: root context, store, registry, persistence, scripted
- * model and the factory under test, plus recorders. Cases drive and observe only through the
- * public contract (`ctx.agents`, `ctx.sessions`, events, handles).
+ * A fresh process for one directed case, booted through the process port, plus recorders. Cases
+ * drive and observe only through the public contract (`ctx.agents`, `ctx.sessions`, events,
+ * handles) and the services the port supplies (model, disk, warnings, load hooks).
  */
 export interface Harness {
-  readonly root: Root
+  /** The process as the port returned it. */
+  readonly process: ProcessHandle
   readonly ctx: Context
   readonly model: ScriptedModel
-  readonly persistence: InMemoryPersistence | undefined
   readonly disk: Map<SessionId, PersistedSession>
-  /** Every lifecycle event in dispatch order (root-level untagged listeners). */
+  /** Every lifecycle event in dispatch order (observed globally, before any other listener). */
   readonly observed: Observed[]
-  /** Warnings reported through the root's `warn`. */
+  /** Warnings reported through the services' `warn` (capability `warnings`). */
   readonly warnings: { message: string; error: unknown }[]
-  /** Every preparation the persistence handed out (in load order), with its release state. */
+  /** Every preparation the persistence handed out (in load order), with its release state (capability `preparations`). */
   readonly preparations: PreparationRecord[]
   /** Unload the factory plugin (the factory owner). */
   unloadFactory(): Promise<void>
@@ -105,7 +90,10 @@ export interface Harness {
   owner(name?: string): { ctx: Context; unload(): Promise<void> }
   /** A deterministic user message. */
   msg(text: string, source?: UserMessage['source']): UserMessage
-  /** `ctx.agents.create` with defaults. */
+  /**
+   * `ctx.agents.create` with defaults. A process's agents must reach the model without agent
+   * options of the case's (a foreign process routes them itself, e.g. through `agent/request`).
+   */
   create(sessionId: SessionId, options?: Partial<CreateAgentOptions>, ctx?: Context): Promise<AgentHandle>
   /** Names of observed events for one id, optionally filtered. */
   names(id: string, filter?: (o: Observed) => boolean): string[]
@@ -115,93 +103,88 @@ export interface Harness {
   types(agent: Agent): string[]
   /** Shut this process down (unload the root). */
   shutdown(): Promise<void>
-  /** Shut down, then build a new process over the same persisted disk with the same factory. */
+  /** Shut down, then boot a new process over the same persisted disk. */
   restart(options?: HarnessOptions): Promise<Harness>
   /**
    * Crash: drop this process without unloading it (no teardown runs, so nothing graceful reaches
-   * the disk), then build a new process over the same persisted disk with the same factory.
+   * the disk), then boot a new process over the same persisted disk.
    */
-  crash(options?: HarnessOptions): Harness
+  crash(options?: HarnessOptions): Promise<Harness>
 }
 
-/** Build a fresh harness with `install` as the factory under test. */
-export function makeHarness(install: InstallFactory, options: HarnessOptions = {}): Harness {
+const resolved = Promise.resolve()
+
+/** Boot a fresh harness over the target's process. */
+export async function makeHarness(target: CaseTarget, options: HarnessOptions = {}): Promise<Harness> {
   let ids = 0
   let clock = 1_000
   const warnings: { message: string; error: unknown }[] = []
   const model = new ScriptedModel(options.script ?? [], script.text('ok'))
   const disk = options.disk ?? new Map<SessionId, PersistedSession>()
-  let persistence: InMemoryPersistence | undefined
   const preparations: PreparationRecord[] = []
-  const buildPersistence = (ctx: Context): SessionPersistence => {
-    const inner = (persistence = new InMemoryPersistence(ctx, disk, options.beforeLoad ? { beforeLoad: options.beforeLoad } : {}))
-    return {
-      async prepare(id, signal): Promise<SessionPreparation> {
-        const preparation = await inner.prepare(id, signal)
-        const record: PreparationRecord = { id, released: false }
-        preparations.push(record)
-        if (options.afterLoad) await options.afterLoad(id)
-        return {
-          session: preparation.session,
-          [Symbol.dispose]() { record.released = true; preparation[Symbol.dispose]() },
-        }
-      },
-    }
-  }
-  const root = createRoot({
+  const newId = (kind: string): string => `${kind}-${++ids}`
+  const services: ProcessServices = {
     now: () => clock++,
-    newId: (kind) => `${kind}-${++ids}`,
+    newId,
     warn: (message, error) => { warnings.push({ message, error }) },
+    checkpoint: () => resolved,
     model,
-    ...(options.noPersistence ? {} : { persistence: buildPersistence }),
+    disk,
+    ...(options.beforeLoad ? { beforeLoad: options.beforeLoad } : {}),
+    ...(options.afterLoad ? { afterLoad: options.afterLoad } : {}),
     ...(options.scopeCreated ? { scopeCreated: options.scopeCreated } : {}),
-  })
+    ...(options.noPersistence ? { persistence: false } : {}),
+    prepared: (id) => {
+      const record: PreparationRecord = { id, released: false }
+      preparations.push(record)
+      return () => { record.released = true }
+    },
+  }
+  const proc = await target.process(services)
+  const ctx = proc.ctx
   const observed: Observed[] = []
   const record = (name: EventName, id: string, detail: string): void => {
-    observed.push({ name, id, detail, agentLive: root.ctx.agents.get(id) !== undefined, sessionLive: root.ctx.sessions.get(id) !== undefined })
+    observed.push({ name, id, detail, agentLive: ctx.agents.get(id) !== undefined, sessionLive: ctx.sessions.get(id) !== undefined })
   }
   for (const name of EVENT_NAMES) {
     if (name === 'agent/pre-step') continue
-    root.ctx.on(name, ((a: any, b: any) => {
+    proc.observe(name, ((a: any, b: any) => {
       if (name.startsWith('session/')) record(name, a.id, name === 'session/event' ? b.type : '')
       else record(name, a.agent.id, String(a.status ?? a.source ?? a.message?.id ?? ''))
     }) as never)
   }
-  const factory = install(root.ctx)
   let owners = 0
+  const boot = (next: HarnessOptions): Promise<Harness> => makeHarness(target, { ...options, ...next, disk })
   const harness: Harness = {
-    root,
-    ctx: root.ctx,
+    process: proc,
+    ctx,
     model,
-    persistence,
     disk,
     observed,
     warnings,
     preparations,
-    unloadFactory: () => factory.unload(),
-    owner: (name = `owner-${++owners}`) => {
-      const scope = root.ctx.createScope(undefined, name)
-      return { ctx: scope.ctx, unload: () => scope.dispose() }
-    },
-    msg: (text, source) => createUserMessage({ content: text, ...(source ? { source } : {}) }, root.services.newId),
-    create: (sessionId, opts = {}, ctx = root.ctx) => ctx.agents.create({ sessionId, ...opts }),
+    unloadFactory: () => proc.unloadFactory(),
+    owner: (name = `owner-${++owners}`) => proc.owner(name),
+    msg: (text, source) => createUserMessage({ content: text, ...(source ? { source } : {}) }, newId),
+    create: (sessionId, opts = {}, via = ctx) => via.agents.create({ sessionId, ...opts }),
     names: (id, filter) => observed.filter((o) => o.id === id && (!filter || filter(o))).map((o) => (o.name === 'session/event' ? `session/event:${o.detail}` : o.name)),
     statuses: (id) => observed.filter((o) => o.id === id && o.name === 'agent/status').map((o) => o.detail),
     types: (agent) => agent.session.events.map((e) => e.type),
-    shutdown: () => root.shutdown(),
+    shutdown: () => proc.shutdown(),
     restart: async (next = {}) => {
-      await root.shutdown()
-      return makeHarness(install, { ...options, ...next, disk })
+      await proc.shutdown()
+      proc.abandon()
+      return boot(next)
     },
     crash: (next = {}) => {
-      root.abandon()
-      return makeHarness(install, { ...options, ...next, disk })
+      proc.abandon()
+      return boot(next)
     },
   }
   return harness
 }
 
-/** A directed conformance case: a §9 property run against any factory. */
+/** A directed conformance case: a §9 property run against any runtime through the process port. */
 export interface DirectedCase {
   /** The clause group, e.g. `AGENT-ATOMIC-TEST`. */
   readonly group: string
@@ -209,8 +192,12 @@ export interface DirectedCase {
   readonly clause: number
   /** The property in a few words. */
   readonly title: string
-  /** Runs the case; throws (node:assert) on violation. */
-  run(install: InstallFactory): Promise<void>
+  /** Capabilities of the process the case needs; without one it is skipped (and says so). */
+  readonly needs?: readonly Capability[]
+  /** Resumes or restarts a process (skipped when `supports.resume` is false); by default read from the title. */
+  readonly resumes?: boolean
+  /** Runs the case; rejects (node:assert) with the violation. */
+  run(target: CaseTarget): Promise<void>
 }
 
 /** The test title of a case: `AGENT-ATOMIC-TEST 64: exactly one same-id create wins`. */

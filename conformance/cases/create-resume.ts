@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import type { SessionEvent, SessionMeta } from '../contract.js'
-import { ERRORS } from '../contract.js'
+import type { SessionEvent, SessionMeta } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
 import type { DirectedCase, Harness } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
 import { assertEmpty, assertNothingPublished, drive, lifecycle, persisted, rejection, rejectsWith } from './lifecycle-helpers.js'
@@ -29,8 +29,8 @@ function assertPreparationsReleased(h: Harness): void {
 export const createResumeCases: DirectedCase[] = [
   {
     group: GROUP, clause: 42, title: "session-start source is 'startup' for every create (seeded too) and 'resume' for resume",
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       const sources: string[] = []
       h.ctx.on('agent/session-start', ({ agent, source }) => { sources.push(`${agent.id}:${source}`) })
       const plain = await h.create('a')
@@ -42,8 +42,8 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 43, title: 'resumed log = persisted events + one session/end-seed; firstLiveSeq = persisted length; seqs contiguous',
-    async run(install) {
-      const { h, events } = await persisted(install, 'r1')
+    async run(target) {
+      const { h, events } = await persisted(target, 'r1')
       assert.notEqual(events.at(-1)?.type, 'session/end-seed')
       const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
       const log = agent.session.events
@@ -74,8 +74,8 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 44, title: 'resumed turn numbering continues and derived history equals a replay of the persisted log',
-    async run(install) {
-      const { h, events, history } = await persisted(install, 'r1', { turns: 2 })
+    async run(target) {
+      const { h, events, history } = await persisted(target, 'r1', { turns: 2 })
       assert.deepEqual(turnStarts(events), [1, 2])
       const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
       assert.deepEqual(agent.session.deriveMessages(), history)
@@ -88,9 +88,9 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 45, title: 'resume preserves header cwd, parentSession, seedLength (from the header) and delegationDepth',
-    async run(install) {
+    async run(target) {
       const meta: SessionMeta = { cwd: '/work/project', parentSession: 'p0', seedLength: 1, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' }
-      const { h, header, events } = await persisted(install, 'r1', { create: { meta, seed: SEED }, turns: 1 })
+      const { h, header, events } = await persisted(target, 'r1', { create: { meta, seed: SEED }, turns: 1 })
       assert.equal(header.seedLength, 1)
       const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
       const restored = agent.session.header
@@ -105,8 +105,8 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 46, title: 'a session without cwd resumes with header.cwd undefined',
-    async run(install) {
-      const { h, header } = await persisted(install, 'r1', { turns: 1 })
+    async run(target) {
+      const { h, header } = await persisted(target, 'r1', { turns: 1 })
       assert.equal(header.cwd, undefined)
       const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
       assert.equal(agent.session.header.cwd, undefined)
@@ -115,14 +115,14 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 47, title: 'a pending idle inject persisted before a crash is in inbox.nextStep after resume and enters the next request',
-    async run(install) {
-      const first = makeHarness(install)
+    async run(target) {
+      const first = await makeHarness(target)
       const handle = await first.create('r1')
       await drive(first, handle, 'first')
       const injected = first.msg('injected')
       handle.agent.inject(injected)
       assert.equal(handle.agent.status, 'idle')
-      const h = first.crash()
+      const h = await first.crash()
       const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
       assert.deepEqual(agent.inbox.nextStep, [injected])
       assert.deepEqual(agent.inbox.nextTurn, [])
@@ -139,8 +139,9 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 48, title: 'resume without persistence rejects with the not-configured error',
-    async run(install) {
-      const h = makeHarness(install, { noPersistence: true })
+    needs: ['noPersistence'],
+    async run(target) {
+      const h = await makeHarness(target, { noPersistence: true })
       await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 's1' }), ERRORS.noPersistence)
       assertNothingPublished(h, 's1')
       assertEmpty(h)
@@ -150,8 +151,8 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 49, title: 'resume with a pre-aborted signal rejects with the reason; a non-Error reason yields creation aborted',
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       const reason = new Error('stop')
       let setupCalled = false
       const error = await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1', signal: AbortSignal.abort(reason), setup: () => { setupCalled = true } }))
@@ -168,13 +169,14 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 50, title: 'owner unload during a hung load rejects promptly; the id is reusable; a late preparation is released unpublished',
-    async run(install) {
+    needs: ['preparations'],
+    async run(target) {
       // A hung provider that honours the load signal.
       {
         const started = gate<AbortSignal | undefined>()
         const hold = gate()
         let loads = 0
-        const { h } = await persisted(install, 'r1', {
+        const { h } = await persisted(target, 'r1', {
           next: { beforeLoad: async (_id, signal) => { if (++loads === 1) { started.open(signal); await hold.promise } } },
         })
         const owner = h.owner()
@@ -198,7 +200,7 @@ export const createResumeCases: DirectedCase[] = [
         const loaded = gate()
         const hold = gate()
         let loads = 0
-        const { h } = await persisted(install, 'r1', {
+        const { h } = await persisted(target, 'r1', {
           next: { afterLoad: async () => { if (++loads === 1) { loaded.open(); await hold.promise } } },
         })
         const owner = h.owner()
@@ -222,10 +224,11 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 51, title: 'factory unload during a hung load rejects loop inactive; nothing is published even after the load resolves',
-    async run(install) {
+    needs: ['preparations'],
+    async run(target) {
       const loaded = gate()
       const hold = gate()
-      const { h } = await persisted(install, 'r1', { next: { afterLoad: async () => { loaded.open(); await hold.promise } } })
+      const { h } = await persisted(target, 'r1', { next: { afterLoad: async () => { loaded.open(); await hold.promise } } })
       const pending = h.ctx.agents.resume({ resumeSessionId: 'r1' })
       await loaded.promise
       const unloading = h.unloadFactory()
@@ -241,8 +244,8 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 52, title: 'a non-JSON seed rejects with the seed error; nothing is published; the id is reusable',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       for (const data of [{ n: Number.NaN }, new Map(), () => 1]) {
         const seed = [{ type: 'note', seq: 0, time: 1, data }] as unknown as SessionEvent[]
         let setupCalled = false
@@ -257,8 +260,8 @@ export const createResumeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 53, title: 'meta.cwd sets header.cwd; a relative cwd rejects with absolute path and leaves no lifecycle state',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       let setupCalled = false
       await rejectsWith(h.create('s1', { meta: { cwd: 'rel/dir' }, setup: () => { setupCalled = true } }), ERRORS.cwdNotAbsolute('rel/dir'))
       assert.equal(setupCalled, false)

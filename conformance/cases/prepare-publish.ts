@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import type { AgentHandle, AgentSetup, Session } from '../contract.js'
-import { ERRORS } from '../contract.js'
+import type { AgentHandle, AgentSetup, Session } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
 import type { DirectedCase, Harness } from './harness.js'
 import { makeHarness, settle } from './harness.js'
 import { assertEmpty, assertNothingPublished, lifecycle, persisted, rejection, rejectsWith } from './lifecycle-helpers.js'
@@ -25,8 +25,8 @@ function probeSetup(): { setup: AgentSetup; readonly disposed: boolean; readonly
 export const preparePublishCases: DirectedCase[] = [
   {
     group: GROUP, clause: 55, title: 'inside session/created both registries hold the entries of this session (create and resume)',
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       const seen: { id: string; session: boolean; agent: boolean }[] = []
       h.ctx.on('session/created', (session: Session) => {
         seen.push({ id: session.id, session: h.ctx.sessions.get(session.id) === session, agent: h.ctx.agents.get(session.id)?.session === session })
@@ -40,8 +40,8 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 56, title: 'no agent/status during creation; the new agent is idle with an empty session log',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const handle = await h.create('s1')
       assert.deepEqual(h.statuses('s1'), [])
       assert.deepEqual(h.names('s1', (o) => o.name === 'session/event'), [])
@@ -57,8 +57,8 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 57, title: 'a create with a live id rejects with already exists and leaves the registries unchanged',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const live = await h.create('s1')
       await h.create('s2')
       const before = { sessions: h.ctx.sessions.list(), agents: h.ctx.agents.list(), observed: h.observed.length }
@@ -74,8 +74,8 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 58, title: 'a pre-aborted creation signal rejects with the exact reason (non-Error wrapped) and leaves no entries',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reason = new Error('stop')
       const probe = probeSetup()
       assert.equal(await rejection(h.create('s1', { signal: AbortSignal.abort(reason), setup: probe.setup })), reason)
@@ -90,11 +90,12 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 59, title: 'an abort landing during scope minting rejects with the reason and leaves no entries',
-    async run(install) {
+    needs: ['scopeMinting'],
+    async run(target) {
       for (const reason of [new Error('abort while minting'), 'plain reason'] as unknown[]) {
         const controller = new AbortController()
         let armed = true
-        const h = makeHarness(install, {
+        const h = await makeHarness(target, {
           scopeCreated: (_fiber, key) => {
             if (armed && (key as { id?: unknown } | undefined)?.id === 's1') { armed = false; controller.abort(reason) }
           },
@@ -121,8 +122,8 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 60, title: 'a session/created listener disposing the owner prevents agent/session-start for that id',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const owner = h.owner()
       let unloading: Promise<void> | undefined
       const later: boolean[] = []
@@ -142,8 +143,8 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 61, title: 'a session-start listener disposing the owner: no status, empty log, scoped effects disposed, owner-disposed rejection',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const owner = h.owner()
       const probe = probeSetup()
       let unloading: Promise<void> | undefined
@@ -167,15 +168,15 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 62, title: 'a non-Error thrown by a session/created listener is the exact rejection value (create and resume)',
-    async run(install) {
-      const { h } = await persisted(install, 'r1')
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
       const thrown = { notAnError: true }
-      let target: string | undefined
+      let vetoed: string | undefined
       h.ctx.on('session/created', (session) => {
-        if (session.id === target) { target = undefined; throw thrown }
+        if (session.id === vetoed) { vetoed = undefined; throw thrown }
       })
       const attempt = async (id: string, start: () => Promise<AgentHandle>, hh: Harness): Promise<void> => {
-        target = id
+        vetoed = id
         assert.equal(await rejection(start()), thrown)
         assert.deepEqual(lifecycle(hh, id), ['session/created', 'session/disposed'], 'no agent events after a session/created veto')
         assertEmpty(hh)
@@ -188,11 +189,11 @@ export const preparePublishCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 57, title: 'a create colliding only in the agent registry rejects already registered and leaves no orphan session (catalog M12)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       // A custom agent registered directly, whose own session is not in the store.
       const session = h.ctx.sessions.prepare('s1')
-      const custom = { id: 's1', session } as unknown as import('../contract.js').Agent
+      const custom = { id: 's1', session } as unknown as import('../../core/contract.js').Agent
       const unregister = h.ctx.agents.register(custom)
       const before = h.ctx.sessions.list().length
       await assert.rejects(h.create('s1'), /already (registered|exists)/)

@@ -3,8 +3,8 @@
  * contract only: registries, events recorded by the harness, returned promises.
  */
 import assert from 'node:assert/strict'
-import type { AgentHandle, CreateAgentOptions, SessionEvent, SessionId } from '../contract.js'
-import type { Harness, HarnessOptions, InstallFactory } from './harness.js'
+import type { AgentHandle, CreateAgentOptions, SessionEvent, SessionId } from '../../core/contract.js'
+import type { Harness, HarnessOptions, CaseTarget } from './harness.js'
 import { makeHarness } from './harness.js'
 
 /** The publication edges of one id. */
@@ -73,11 +73,11 @@ export interface Persisted {
  * a new process over the same disk (with `next` options, e.g. load hooks).
  */
 export async function persisted(
-  install: InstallFactory,
+  target: CaseTarget,
   id: SessionId,
   options: { create?: Partial<CreateAgentOptions>; turns?: number; next?: HarnessOptions } = {},
 ): Promise<Persisted> {
-  const first = makeHarness(install)
+  const first = await makeHarness(target)
   const handle = await first.create(id, options.create)
   for (let i = 1; i <= (options.turns ?? 2); i++) await drive(first, handle, `${id} turn ${i}`)
   const history = handle.agent.session.deriveMessages()

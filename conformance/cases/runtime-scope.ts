@@ -3,9 +3,9 @@
  * `runMaintenance`, driven and observed only through the public contract.
  */
 import assert from 'node:assert/strict'
-import type { Agent, AgentStatus, Context, Disposer, SessionEvent } from '../contract.js'
-import { ERRORS } from '../contract.js'
-import { script } from '../scripted-model.js'
+import type { Agent, AgentStatus, Context, Disposer, SessionEvent } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
 import { aborted, COMPLETED, count, hangAt, tracked, turnEnds, turnStarts, turnsWithTexts, untilAborted, USER, userTexts } from './driving-helpers.js'
 import type { DirectedCase, Harness } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
@@ -46,8 +46,8 @@ async function twoAgents(h: Harness): Promise<{ a: Agent; b: Agent; disposeA(): 
 export const runtimeScopeCases: DirectedCase[] = [
   {
     group: GROUP, clause: 16, title: 'a tool/prompt registered through agent.ctx is visible only in that agent\'s view and gone after disposal',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { a, b, disposeA } = await twoAgents(h)
       const tools = new ToolRegistry()
       tools.register(a.ctx, 'toolA')
@@ -78,8 +78,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 17, title: 'listeners registered through a.ctx hear agent/status and session/event of a only, never of b',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { a, b } = await twoAgents(h)
       const statuses: [string, AgentStatus][] = []
       const events: [string, string][] = []
@@ -99,8 +99,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 18, title: 'an event emitted for agent x is not delivered to listeners scoped to a different agent',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { a, b } = await twoAgents(h)
       const heard: string[] = []
       a.ctx.on('agent/error', ({ agent }) => { heard.push(`a-scoped:${agent.id}`) })
@@ -117,8 +117,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 19, title: "one followup from idle produces the status trace exactly ['running','idle']",
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       assert.deepEqual(h.statuses('s1'), [])
       agent.followup(h.msg('hello'))
@@ -132,8 +132,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 20, title: "a synchronous burst of N followups gives ['running','idle'] and N turns 1..N, one user message each, in order",
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const N = 4
       for (let i = 1; i <= N; i++) agent.followup(h.msg(`m${i}`))
@@ -146,8 +146,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 21, title: 'sequential settled followups produce turns 1..N in order',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       for (let i = 1; i <= 3; i++) {
         agent.followup(h.msg(`m${i}`))
@@ -162,8 +162,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 22, title: 'no agent ever emits the same agent/status value twice in a row (mixed workload)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const scoped: string[] = []
       agent.ctx.on('agent/status', ({ status }) => { scoped.push(status) })
@@ -209,9 +209,10 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 23, title: 'a throwing agent/status listener (either transition) is contained, logged, and the agent still reaches idle',
-    async run(install) {
+    needs: ['warnings'],
+    async run(target) {
       for (const failing of ['running', 'idle'] as const) {
-        const h = makeHarness(install)
+        const h = await makeHarness(target)
         const { agent } = await h.create('s1')
         const syncError = new Error(`sync ${failing}`)
         const asyncError = new Error(`async ${failing}`)
@@ -236,8 +237,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 24, title: 'whenIdle() on a fresh agent resolves and status is idle',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       await agent.whenIdle()
       assert.equal(agent.status, 'idle')
@@ -247,8 +248,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 25, title: 'whenIdle() stays pending while a hanging model call runs and resolves after cancel({kind:user})',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       h.model.push(hangAt(reached))
       const { agent } = await h.create('s1')
@@ -267,8 +268,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 26, title: 'whenIdle() registered before a pre-step cancel resolves (no hang)',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const entered = gate()
       const proceed = gate()
@@ -291,8 +292,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 27, title: 'whenIdle() follows replacement work sent by an idle listener',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const reached = gate()
       const release = gate()
@@ -317,8 +318,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 28, title: 'whenIdle() resolves (does not reject) when the awaited run failed',
-    async run(install) {
-      const h = makeHarness(install, { script: [script.fail('model down')] })
+    async run(target) {
+      const h = await makeHarness(target, { script: [script.fail('model down')] })
       const { agent } = await h.create('s1')
       agent.followup(h.msg('x'))
       await agent.whenIdle()
@@ -330,8 +331,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 29, title: 'runMaintenance while running or during another maintenance throws already has active work synchronously',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const reached = gate()
       h.model.push(hangAt(reached))
       const { agent } = await h.create('s1')
@@ -354,8 +355,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 30, title: 'during maintenance status stays idle and no agent/status event is emitted',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const held = gate()
       const inside: AgentStatus[] = []
@@ -382,8 +383,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 31, title: 'a followup sent during maintenance runs only after the task settles, without another wake',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const held = gate()
       const maintenance = agent.runMaintenance(() => held.promise)
@@ -405,8 +406,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 32, title: 'a followup sent during maintenance and removed before it settles produces no turn',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const held = gate()
       const maintenance = agent.runMaintenance(() => held.promise)
@@ -425,8 +426,8 @@ export const runtimeScopeCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 33, title: 'cancel during maintenance aborts its signal, drops earlier queued work, and a later waking send runs at convergence',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const { agent } = await h.create('s1')
       const converge = gate()
       let signalSeen: AbortSignal | undefined

@@ -3,9 +3,9 @@
  * AGENT-INBOX-TEST, AGENT-INITIATOR 139–141, X-CANCEL, X-INPUT). Public contract only: the session
  * log, the inbox, handles, events, the scripted model's recorded requests. No timers.
  */
-import type { Agent, ModelRequest, SessionEvent, UserMessage } from '../contract.js'
-import { script } from '../scripted-model.js'
-import type { ScriptEntry } from '../scripted-model.js'
+import type { Agent, ModelRequest, SessionEvent, UserMessage } from '../../core/contract.js'
+import { script } from '../../core/scripted-model.js'
+import type { ScriptEntry } from '../../core/scripted-model.js'
 import type { Gate } from './harness.js'
 
 /** The reason of a turn aborted by `cancel(cause)`. */

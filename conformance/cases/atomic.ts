@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict'
-import type { Context } from '../contract.js'
-import { ERRORS } from '../contract.js'
-import type { DirectedCase } from './harness.js'
+import type { Context } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import type { CaseTarget, DirectedCase } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
 import { assertEmpty, assertNothingPublished, lifecycle, rejection, rejectsWith } from './lifecycle-helpers.js'
 
 const GROUP = 'AGENT-ATOMIC-TEST'
 
 /** Two same-id creates whose setups are held behind gates. */
-async function sameIdRace(install: Parameters<DirectedCase['run']>[0]) {
-  const h = makeHarness(install)
+async function sameIdRace(target: CaseTarget) {
+  const h = await makeHarness(target)
   const gates = [gate(), gate()]
   const entered: number[] = []
   const creates = gates.map((g, i) => h.create('s1', { setup: async () => { entered.push(i); await g.promise } }))
@@ -19,8 +19,8 @@ async function sameIdRace(install: Parameters<DirectedCase['run']>[0]) {
 export const atomicCases: DirectedCase[] = [
   {
     group: GROUP, clause: 63, title: 'two concurrent same-id creates can both enter setup; while gated both registries are empty',
-    async run(install) {
-      const { h, gates, entered, creates } = await sameIdRace(install)
+    async run(target) {
+      const { h, gates, entered, creates } = await sameIdRace(target)
       await new Promise((r) => setImmediate(r))
       assert.deepEqual(entered.sort(), [0, 1], 'both setups should have started')
       assert.equal(h.ctx.sessions.get('s1'), undefined)
@@ -31,8 +31,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 64, title: 'exactly one same-id create wins; the loser rejects with already exists',
-    async run(install) {
-      const { gates, creates } = await sameIdRace(install)
+    async run(target) {
+      const { gates, creates } = await sameIdRace(target)
       gates.forEach((g) => g.open())
       const results = await Promise.allSettled(creates)
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1)
@@ -43,8 +43,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 65, title: 'after the race the registries hold exactly the winner and its session (no orphan)',
-    async run(install) {
-      const { h, gates, creates } = await sameIdRace(install)
+    async run(target) {
+      const { h, gates, creates } = await sameIdRace(target)
       gates.reverse().forEach((g) => g.open())
       const results = await Promise.allSettled(creates)
       const winner = results.find((r) => r.status === 'fulfilled')!.value
@@ -54,8 +54,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 66, title: 'after the winner disposes both lists are empty',
-    async run(install) {
-      const { h, gates, creates } = await sameIdRace(install)
+    async run(target) {
+      const { h, gates, creates } = await sameIdRace(target)
       gates.forEach((g) => g.open())
       const results = await Promise.allSettled(creates)
       await results.find((r) => r.status === 'fulfilled')!.value.dispose()
@@ -65,8 +65,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 67, title: 'aborting the creation signal during pending setup rejects with the reason and publishes nothing, even if setup never settles',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const controller = new AbortController()
       const entered = gate<Context>()
       const never = gate()
@@ -89,8 +89,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 68, title: 'aborting the creation signal after the handle resolved leaves the agent registered and idle',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const controller = new AbortController()
       const handle = await h.create('s1', { signal: controller.signal })
       controller.abort(new Error('too late'))
@@ -110,8 +110,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 69, title: 'setup that synchronously aborts its own creation signal makes creation reject with that reason',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       const controller = new AbortController()
       const reason = new Error('setup aborted itself')
       let disposed = false
@@ -131,8 +131,8 @@ export const atomicCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 70, title: 'a non-Error abort reason during setup is wrapped as creation aborted with the reason as cause',
-    async run(install) {
-      const h = makeHarness(install)
+    async run(target) {
+      const h = await makeHarness(target)
       // Synchronously inside setup …
       const sync = new AbortController()
       const plain = { reason: 'plain object' }
