@@ -36,6 +36,7 @@ export function formatFailure(c: ClauseResult, withTimeline = false): string {
     lines.push(`  replay: ${f.replay}`)
     if (withTimeline && f.timeline) lines.push('  timeline:', ...f.timeline.split('\n').map((l) => `    ${l}`))
   }
+  if (c.caseFailure) lines.push(`  also failed directed case "${c.caseFailure.caseTitle}": ${c.caseFailure.message.split('\n')[0]}`, `  rerun: ${c.caseFailure.replay}`)
   return lines.join('\n')
 }
 

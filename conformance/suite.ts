@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { caseTitle, DIRECTED_CASES } from './cases/index.js'
 import type { CaseTarget, DirectedCase } from './cases/index.js'
+import { guardLivelock } from './cases/guard.js'
 import type { Program } from '../sim/program.js'
 import { runProgram } from '../sim/run.js'
 import type { RunResult } from '../sim/run.js'
@@ -100,6 +101,8 @@ export interface ClauseResult {
   /** Why it is unchecked: e.g. `needs capability scopeMinting`. */
   readonly reason?: string
   readonly failure?: Failure
+  /** When a simulated run also failed the clause (`failure`), the directed case's failure. */
+  readonly caseFailure?: Failure
 }
 
 /** A certificate. */
@@ -117,6 +120,8 @@ export interface Report {
 }
 
 const CASE_TIMEOUT_MS = 10_000
+/** Model calls plus checkpoints one case's process may make (the reference needs a few dozen at most). */
+const CASE_BUDGET = 1_000
 
 /** The strategy of schedule `k`: alternating random and pct d=1..3. */
 export function strategyFor(k: number, seed: number): Strategy {
@@ -148,12 +153,17 @@ export function caseSkipReason(c: DirectedCase, supports: Supports): string | un
 
 async function runCase(c: DirectedCase, target: CaseTarget): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined
+  const livelock = `livelock: more than ${CASE_BUDGET} model calls and checkpoints in one process (stopped by the guard)`
+  const tripped: { value: boolean; onTrip?: () => void } = { value: false }
+  const guarded: CaseTarget = { ...target, process: guardLivelock(target.process, CASE_BUDGET, tripped) }
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`did not settle within ${CASE_TIMEOUT_MS} ms (a hang)`), CASE_TIMEOUT_MS)
     timer.unref()
+    tripped.onTrip = () => resolve(livelock)
   })
   try {
-    return await Promise.race([c.run(target).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
+    const outcome = await Promise.race([c.run(guarded).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
+    return tripped.value ? livelock : outcome
   } finally {
     clearTimeout(timer)
   }
@@ -168,6 +178,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const seed = options.seed ?? 0
   const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
   const failures = new Map<string, Failure>()
+  const caseFailures = new Map<string, Failure>()
   const checks = new Map<number, number>()
   const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
   const progress = options.onProgress ?? (() => undefined)
@@ -195,9 +206,11 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     count(c.clause)
     byCase.add(clauseKey(c.clause))
     const key = clauseKey(c.clause)
-    if (error !== undefined && !failures.has(key)) {
+    if (error !== undefined && !caseFailures.has(key)) {
       const adapterArg = options.adapterModule ? ` --adapter ${options.adapterModule}` : ''
-      failures.set(key, { message: error, via: 'directed case', caseTitle: caseTitle(c), replay: `npx dsh-kit certify${adapterArg} --only "${key}"` })
+      const failure: Failure = { message: error, via: 'directed case', caseTitle: caseTitle(c), replay: `npx dsh-kit certify${adapterArg} --only "${key}"` }
+      caseFailures.set(key, failure)
+      failures.set(key, failure)
     }
     progress({ kind: 'tick', done: ++done, total: cases.length, failures: failures.size })
   }
@@ -212,7 +225,8 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     for (const clause of CHECKED_CLAUSES) count(clause)
     const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
     for (const v of violations) {
-      if (failures.has(v.key)) continue
+      // A simulated counterexample replaces a case's as the clause's failure (it replays and shrinks); the case's is kept too.
+      if (failures.has(v.key) && failures.get(v.key)!.via !== 'directed case') continue
       failures.set(v.key, saveFailure(v, result, program, name, via, strategy.name, seed + k, outDir, adapter, options.adapterModule))
     }
   }
@@ -240,6 +254,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? simulate : wanted(c.clause)).map((c) => {
     const key = `${c.group} ${c.clause}`
     const failure = failures.get(key)
+    const caseFailure = caseFailures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
     const checkedBy: CheckedBy[] = []
     if (byCase.has(key)) checkedBy.push('case')
@@ -249,7 +264,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     // through the process port, on the kit's own process and on a foreign one alike.
     const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
     const reason = status === 'unchecked' ? skipped.get(c.clause) ?? 'no directed case, program or checker covers it' : undefined
-    return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy, ...(reason ? { reason } : {}), ...(failure ? { failure } : {}) }
+    return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy, ...(reason ? { reason } : {}), ...(failure ? { failure } : {}), ...(caseFailure && caseFailure !== failure ? { caseFailure } : {}) }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
   return {

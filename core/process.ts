@@ -4,7 +4,7 @@
  * it) or a foreign runtime with its own registry, store and scope (an adapter's `process`).
  * @module
  */
-import type { AgentOptions, Context, EventMap, EventName, Fiber, Model, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
+import type { Agent, AgentOptions, Context, EventMap, EventName, Fiber, Model, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
 import { InMemoryPersistence } from './persistence.js'
 import type { PersistedSession } from './persistence.js'
 import { createRoot } from './root.js'
@@ -73,6 +73,22 @@ export interface ProcessHandle {
   abandon(): void
   /** Defaults merged into every create/resume's `agentOptions` (e.g. a provider/model route). */
   readonly agentOptions?: AgentOptions
+  /**
+   * `agentEvents(ctx, agent).emit(name, payload)` of §9 18: dispatch an agent event through `ctx`
+   * carried with `agent`'s scope key (contained: listener failures are logged). Optional
+   * (capability `agentEvents`).
+   */
+  agentEvents?(ctx: Context, agent: Agent): { emit<K extends EventName>(name: K, payload: Parameters<EventMap[K]>[0]): void }
+  /**
+   * `scopeOf(ctx)` (§2): the scope key a context carries, for a runtime whose contexts do not
+   * expose it as `ctx.scopeKey`. Optional.
+   */
+  scopeOf?(ctx: Context): unknown
+  /**
+   * `ctx.createScope(key, name)` (§2) for a runtime whose contexts mint scopes another way (e.g. a
+   * free `createScope(ctx, key)`). Optional.
+   */
+  createScope?(ctx: Context, key: unknown, name?: string): { readonly ctx: Context; dispose(): Promise<void> }
   /** The kit's own root, when the process is the kit's (kit-level hooks use it). */
   readonly root?: Root
 }
@@ -146,6 +162,9 @@ export function kitProcess(install: InstallFactory, options: Pick<RootOptions, '
         }
         return owner
       },
+      agentEvents: (ctx, agent) => ({
+        emit: (name, payload) => { void ctx.events.contained(name, agent, ...([{ ...(payload as object), agent }] as unknown as Parameters<EventMap[typeof name]>)) },
+      }),
       unloadFactory: () => factory.unload(),
       shutdown: () => root.shutdown(),
       abandon: () => root.abandon(),

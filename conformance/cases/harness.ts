@@ -82,6 +82,11 @@ export interface Harness {
   readonly observed: Observed[]
   /** Warnings reported through the services' `warn` (capability `warnings`). */
   readonly warnings: { message: string; error: unknown }[]
+  /**
+   * Whether a contained failure was logged: a warning carries the thrown value as its error, or
+   * (a runtime whose logger formats the failure as text) names its message.
+   */
+  logged(thrown: unknown): boolean
   /** Every preparation the persistence handed out (in load order), with its release state (capability `preparations`). */
   readonly preparations: PreparationRecord[]
   /** Unload the factory plugin (the factory owner). */
@@ -162,6 +167,7 @@ export async function makeHarness(target: CaseTarget, options: HarnessOptions = 
     disk,
     observed,
     warnings,
+    logged: (thrown) => warnings.some((w) => w.error === thrown || (thrown instanceof Error && thrown.message.length > 0 && w.message.includes(thrown.message))),
     preparations,
     unloadFactory: () => proc.unloadFactory(),
     owner: (name = `owner-${++owners}`) => proc.owner(name),

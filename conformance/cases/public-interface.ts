@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict'
-import type { Agent, AgentOptions, SessionEvent } from '../../core/contract.js'
+import type { Agent, AgentOptions, Context, SessionEvent } from '../../core/contract.js'
 import { ERRORS } from '../../core/contract.js'
 import { script } from '../../core/scripted-model.js'
-import type { DirectedCase } from './harness.js'
+import type { DirectedCase, Harness } from './harness.js'
 import { makeHarness } from './harness.js'
 import { assertEmpty, assertNothingPublished, persisted, rejection } from './lifecycle-helpers.js'
+
+/** `scopeOf(ctx)`: the process's own reader when it has one, else the contract's `ctx.scopeKey`. */
+function scopeOf(h: Harness, ctx: Context): unknown {
+  return h.process.scopeOf ? h.process.scopeOf(ctx) : ctx.scopeKey
+}
 
 const GROUP = 'AGENT-PUBLIC-INTERFACE'
 
@@ -74,13 +79,13 @@ export const publicInterfaceCases: DirectedCase[] = [
       const handle = await h.create('s1', { setup: (ctx) => { inSetup = ctx.agent } })
       const { agent } = handle
       assert.equal(agent.ctx.agent, agent)
-      assert.equal(agent.ctx.scopeKey, agent, 'scopeOf(agent.ctx) === agent')
+      assert.equal(scopeOf(h, agent.ctx), agent, 'scopeOf(agent.ctx) === agent')
       assert.equal(inSetup, agent, 'setup receives the agent context')
-      const derived = agent.ctx.createScope('tool', 'tool')
+      const derived = h.process.createScope ? h.process.createScope(agent.ctx, { tool: 1 }, 'tool') : agent.ctx.createScope({ tool: 1 }, 'tool')
       assert.equal(derived.ctx.agent, agent, 'contexts derived from agent.ctx carry the agent')
       const child = await agent.ctx.agents.create({ sessionId: 'c1' })
       assert.equal(child.agent.ctx.agent, child.agent, 'the nearest agent tag wins')
-      assert.equal(child.agent.ctx.scopeKey, child.agent)
+      assert.equal(scopeOf(h, child.agent.ctx), child.agent)
     },
   },
   {

@@ -175,8 +175,9 @@ export const sessionCases: DirectedCase[] = [
       assert.deepEqual(seen, ['first', 'second', 'third:t'])
       assert.equal(session.events.length, 1)
       await settle()
-      const errors = w.warnings.map((x) => (x.error as Error).message)
-      assert.deepEqual(errors.sort(), ['async boom', 'sync boom'])
+      for (const text of ['sync boom', 'async boom']) {
+        assert.ok(w.warnings.some((x) => (x.error as Error)?.message === text || x.message.includes(text)), `${text} is logged`)
+      }
     },
   },
   {
@@ -214,7 +215,7 @@ export const sessionCases: DirectedCase[] = [
       assert.match(String((nestedError as Error)?.message), /session append cannot reenter while another append is being published/)
       assert.deepEqual(later, [outer])
       assert.deepEqual(session.events.map((e) => e.type), ['outer'], 'the nested append wrote nothing')
-      assert.ok(w.warnings.some((x) => x.error === nestedError), 'the outer publication contained it as an observer failure')
+      assert.ok(w.h.logged(nestedError), 'the outer publication contained it as an observer failure')
       // Publication finished: appending works again.
       session.append('next', null)
       assert.deepEqual(session.events.map((e) => e.type), ['outer', 'next'])
@@ -237,7 +238,9 @@ export const sessionCases: DirectedCase[] = [
     group: 'X-SESSION', clause: 174, title: 'a seed with a gap in seq is rejected; a valid seed gets an end-seed (seq = seed.length + 1, firstLiveSeq = seed.length)',
     async run(target) {
       const w = await world(target)
-      const ev = (seq: number, type = 'user/message'): SessionEvent => ({ type, seq, time: 1, data: { n: seq } })
+      // A neutral event type: the seed rules are about seq and JSON, not about any event's payload
+      // (a runtime may validate known types, e.g. that a user/message carries an id).
+      const ev = (seq: number, type = 'note'): SessionEvent => ({ type, seq, time: 1, data: { n: seq } })
       assert.throws(
         () => w.ctx.sessions.prepare('gap', { seed: [ev(0), ev(2)] }),
         /seed event at index 1 has seq 2 \(expected 1\); seed must be contiguous from 0/,
@@ -252,7 +255,7 @@ export const sessionCases: DirectedCase[] = [
       const session = w.ctx.sessions.prepare('ok', { seed })
       assert.equal(session.seq, seed.length + 1)
       assert.equal(session.firstLiveSeq, seed.length)
-      assert.deepEqual(session.events.map((e) => e.type), ['user/message', 'user/message', 'user/message', 'session/end-seed'])
+      assert.deepEqual(session.events.map((e) => e.type), ['note', 'note', 'note', 'session/end-seed'])
       assert.deepEqual(session.events[3]!.data, {})
       assert.equal(session.events[3]!.seq, 3)
       assert.notEqual(session.events[0], seed[0], 'seed events are snapshotted')
