@@ -18,7 +18,7 @@ export interface DirectedProgram {
 
 const effects = [{ disposer: { do: 'slow' as const } }]
 
-/** The directed programs of the suite. */
+/** The directed programs of the suite (`demands.ts` names those the contract's §11–§12 require). */
 export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
   {
     name: 'same-id-race', groups: ['AGENT-ATOMIC-TEST', 'AGENT-SETUP-CONTRACT'],
@@ -88,7 +88,7 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     },
   },
   {
-    name: 'dispose-races-owner-and-factory-unload', groups: ['AGENT-TEARDOWN-TEST'],
+    name: 'dispose-races-owner-and-factory-unload', groups: ['AGENT-TEARDOWN-TEST'], clauses: [98],
     program: {
       v: 1,
       actors: [
@@ -178,10 +178,21 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     ] },
   },
   {
-    name: 'shutdown-with-wake', groups: ['AGENT-INITIATOR-DRAIN', 'AGENT-TEARDOWN-TEST'],
+    name: 'shutdown-with-wake', groups: ['AGENT-INITIATOR-DRAIN', 'AGENT-TEARDOWN-TEST'], clauses: [141],
     program: { v: 1, actors: [
       { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
       { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'steer', session: 's2' }, { op: 'shutdown' }] },
     ] },
+  },
+  {
+    // §12 Q4 (Suite MUST): a teardown requested from inside a session/event observer, with work
+    // pending in the inbox, still resolves and completes every step; nothing is appended after it.
+    name: 'teardown-from-session-event-observer', groups: ['AGENT-TEARDOWN-TEST'], clauses: [114],
+    program: { v: 1,
+      env: { listeners: [{ event: 'session/event', session: 's1', eventType: 'agent/inbox/spliced', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }] },
+      ] },
   },
 ]

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path'
 import { caseTitle, DIRECTED_CASES } from './cases/index.js'
 import type { CaseTarget, DirectedCase } from './cases/index.js'
 import { guardLivelock } from './cases/guard.js'
+import type { ProcessHandle } from '../core/process.js'
 import type { Program } from '../sim/program.js'
 import { runProgram } from '../sim/run.js'
 import type { RunResult } from '../sim/run.js'
@@ -151,11 +152,17 @@ export function caseSkipReason(c: DirectedCase, supports: Supports): string | un
   return undefined
 }
 
-async function runCase(c: DirectedCase, target: CaseTarget): Promise<string | undefined> {
+/** Run one directed case under the livelock guard and a time limit; resolves with its failure message, or undefined when it passed. */
+export async function runCase(c: DirectedCase, target: CaseTarget): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined
   const livelock = `livelock: more than ${CASE_BUDGET} model calls and checkpoints in one process (stopped by the guard)`
   const tripped: { value: boolean; onTrip?: () => void } = { value: false }
-  const guarded: CaseTarget = { ...target, process: guardLivelock(target.process, CASE_BUDGET, tripped) }
+  // Every process the case boots is abandoned once it settles: a case does not shut its processes
+  // down, and what they hold process-wide (an enabled AsyncLocalStorage, patched globals, hooks)
+  // would slow or disturb every later case and simulated run.
+  const booted: ProcessHandle[] = []
+  const boot = guardLivelock(target.process, CASE_BUDGET, tripped)
+  const guarded: CaseTarget = { ...target, process: async (services) => { const handle = await boot(services); booted.push(handle); return handle } }
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`did not settle within ${CASE_TIMEOUT_MS} ms (a hang)`), CASE_TIMEOUT_MS)
     timer.unref()
@@ -165,6 +172,9 @@ async function runCase(c: DirectedCase, target: CaseTarget): Promise<string | un
     const outcome = await Promise.race([c.run(guarded).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout])
     return tripped.value ? livelock : outcome
   } finally {
+    for (const handle of booted) {
+      try { handle.abandon() } catch { /* a process that cannot be abandoned is left as it is */ }
+    }
     clearTimeout(timer)
   }
 }

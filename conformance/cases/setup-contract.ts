@@ -101,6 +101,27 @@ export const setupContractCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 37, title: 'Q6: a waking send from setup is either accepted or rejected (supports.rejectsSendBeforePublication says which); the creation completes either way',
+    async run(target) {
+      const h = await makeHarness(target)
+      let threw: unknown
+      const handle = await h.create('s1', {
+        setup: (ctx) => {
+          try { ctx.agent!.followup(h.msg('from setup')) } catch (error) { threw = error }
+        },
+      })
+      // §12 Q6: "compose, never drive" is contractual only; the suite requires neither behaviour, only
+      // the one the adapter declares, and a creation that completes with a usable agent.
+      if (target.supports.rejectsSendBeforePublication) assert.ok(threw !== undefined, 'supports.rejectsSendBeforePublication: the send before publication must throw')
+      assert.equal(h.ctx.agents.get('s1'), handle.agent)
+      await handle.agent.whenIdle()
+      assert.equal(handle.agent.status, 'idle')
+      handle.agent.followup(h.msg('after publication'))
+      await handle.agent.whenIdle()
+      assert.ok(handle.agent.session.events.some((e) => e.type === 'turn/start'), 'the published agent runs a turn')
+    },
+  },
+  {
     group: GROUP, clause: 37, title: 'inside setup agentCtx.agent.id is the session id; on resume the session already holds the persisted log',
     async run(target) {
       const h = await makeHarness(target)
