@@ -195,4 +195,22 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
         { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }] },
       ] },
   },
+  {
+    // §9 120 under many schedules: ids already pending are re-sent (followup and inject) while the
+    // agent is idle, running, and in the middle of maintenance; every re-send must be rejected.
+    name: 'resend-pending-ids', groups: ['AGENT-INBOX-TEST'], clauses: [120],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'resend', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'resend', session: 's1', via: 'inject' }, { op: 'steer', session: 's1' }, { op: 'resend', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'followup', session: 's1' }, { op: 'resend', session: 's1', via: 'inject' }, { op: 'runMaintenance', session: 's1', steps: 2 }, { op: 'followup', session: 's1' }, { op: 'resend', session: 's1' }] },
+    ] },
+  },
+  {
+    // §9 5–6 after every event: parents and children created, disposed and recreated (a child id
+    // reused by a root, a child of a child) while the ownership queries are checked after each event.
+    name: 'ownership-under-churn', groups: ['AGENT-FACTORY-SEAM'], clauses: [5, 6],
+    program: { v: 1, env: { ownership: true }, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p' }, { op: 'create', session: 'c', parent: 'p' }, { op: 'create', session: 'g', parent: 'c' }, { op: 'dispose', session: 'c' }, { op: 'create', session: 'c' }, { op: 'dispose', session: 'p' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'q' }, { op: 'create', session: 'd', parent: 'q' }, { op: 'unloadOwner', owner: 'a2' }, { op: 'create', session: 'd', parent: 'p' }] },
+    ] },
+  },
 ]

@@ -63,6 +63,11 @@ export function remove(session: string, which?: 'first' | 'last'): Operation {
   return which === undefined ? { op: 'remove', session } : { op: 'remove', session, which }
 }
 
+/** Re-send the id of the first message pending in `session`'s inbox (it must be rejected, §9 120). */
+export function resend(session: string, via?: 'followup' | 'inject'): Operation {
+  return via === undefined ? { op: 'resend', session } : { op: 'resend', session, via }
+}
+
 /** Register a stub agent `session` directly in the agent registry (every method throws but `whenIdle`). */
 export function register(session: string): Operation {
   return { op: 'register', session }

@@ -5,6 +5,7 @@
  */
 import type { Agent, AgentCancelCause, AgentHandle, Context, Fiber, UserMessage } from '../core/contract.js'
 import type { CauseKind, Operation } from './program.js'
+import { resendPending } from './resend.js'
 import { createStubAgent } from './stub-agent.js'
 import type { World } from './world.js'
 
@@ -177,6 +178,7 @@ export class Operations {
         agent.inbox.remove(message.id)
         return { status: 'ok', detail: message.id }
       }
+      case 'resend': return resendPending(world, op.session, op.via ?? 'followup')
       case 'register': {
         const dispose = world.ctx.agents.register(createStubAgent(op.session))
         world.stubs.set(op.session, dispose)

@@ -99,6 +99,12 @@ export type Operation =
    * of the stub throws, except `whenIdle`.
    */
   | { op: 'register'; session: string }
+  /**
+   * Re-send an id already pending: a fresh message carrying the id of the first message pending in
+   * the live agent's inbox, through `followup` (default) or `inject`. The contract requires it to
+   * throw `message "<id>" is already pending` and write nothing (§9 120); an accepted one is marked.
+   */
+  | { op: 'resend'; session: string; via?: 'followup' | 'inject' }
   | { op: 'runMaintenance'; session: string; steps?: number }
   | { op: 'whenIdle'; session: string }
   | { op: 'abortSignal'; signal: string }
@@ -110,7 +116,7 @@ export type Operation =
 /** Every operation kind. */
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
-  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register',
+  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -121,6 +127,12 @@ export interface ActorSpec {
 
 /** The environment the program runs in. */
 export interface EnvironmentSpec {
+  /**
+   * Check the ownership queries after every event: each live agent created through a live parent's
+   * context is owned by it (`isOwnedBy`) and is not a root; no live agent owns itself. A mismatch is
+   * marked in the trace (`ownership: …`) for the checkers (§9 5, 6).
+   */
+  ownership?: boolean
   /** Root-level (untagged) listeners. */
   listeners?: ListenerSpec[]
   /** Effects registered on the root fiber or on a named owner fiber before the actors start. */
@@ -228,6 +240,7 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
     fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
   }
   if (o.op === 'remove' && o.which !== undefined && !WHICH.includes(o.which)) fail(`${path}.which`, `expected one of ${WHICH.join('|')}, got ${JSON.stringify(o.which)}`)
+  if (o.op === 'resend' && o.via !== undefined && o.via !== 'followup' && o.via !== 'inject') fail(`${path}.via`, `expected followup|inject, got ${JSON.stringify(o.via)}`)
 }
 
 /** Validate a parsed program; throws a {@link ProgramError} naming the bad field. */

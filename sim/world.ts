@@ -16,6 +16,7 @@ import type { PersistedSession } from '../core/persistence.js'
 import type { ProcessFactory, ProcessHandle } from '../core/process.js'
 import { Behaviours } from './behaviours.js'
 import { Operations } from './operations.js'
+import { OWNERSHIP_MARK, probeOwnership } from './ownership-probe.js'
 import type { Program } from './program.js'
 import { actorOfLabel } from './ports.js'
 import type { SchedulerPort } from './ports.js'
@@ -237,6 +238,7 @@ export class World {
         // §1.9: the payload's agent is the registered agent object (checked on the two publication edges).
         const alias = !stale && agent !== undefined && (name === 'agent/created' || name === 'agent/session-start') && this.ctx.agents.get(id) !== agent
         this.trace.add({ k: 'event', name, id, detail, snap: this.snapshot(), world: generation, ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}) })
+        if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
           const session = a as Session

@@ -80,6 +80,8 @@ export function operation(o: Operation): string {
       return `remove(${str(o.session)}${o.which === undefined ? '' : `, ${str(o.which)}`})`
     case 'register':
       return `register(${str(o.session)})`
+    case 'resend':
+      return `resend(${str(o.session)}${o.via === undefined ? '' : `, ${str(o.via)}`})`
     case 'runMaintenance':
       return `runMaintenance(${str(o.session)}${o.steps === undefined ? '' : `, ${o.steps}`})`
     case 'dispose': case 'whenIdle':

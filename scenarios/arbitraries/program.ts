@@ -286,6 +286,8 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     remove: () => fc.record({ session, which: maybe(fc.constant('last' as const), 2) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op: 'remove', ...rest })),
     register: () => session.map((s): Operation => ({ op: 'register', session: s })),
+    resend: () => fc.record({ session, via: maybe(fc.constant('inject' as const), 2) }, { noNullPrototype: true })
+      .map((rest): Operation => compact({ op: 'resend', ...rest })),
     abortSignal: () => signalArbitrary(options).map((signal): Operation => ({ op: 'abortSignal', signal })),
     unloadOwner: () => ownerArbitrary(options).map((owner): Operation => ({ op: 'unloadOwner', owner })),
     unloadFactory: () => fc.constant<Operation>({ op: 'unloadFactory' }),

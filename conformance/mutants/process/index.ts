@@ -22,6 +22,7 @@ import p12 from './p12-initiator-admits-while-closing.js'
 import p13 from './p13-session-drops-non-json.js'
 import p14 from './p14-inbox-clear-next-turn-first.js'
 import p15 from './p15-inbox-replace-steals-pending.js'
+import p16 from './p16-inbox-accepts-pending-id.js'
 
 /** One process mutant: its file and adapter. */
 export interface ProcessMutant {
@@ -46,4 +47,5 @@ export const PROCESS_MUTANTS: readonly ProcessMutant[] = [
   { file: 'p13-session-drops-non-json.ts', adapter: p13 },
   { file: 'p14-inbox-clear-next-turn-first.ts', adapter: p14 },
   { file: 'p15-inbox-replace-steals-pending.ts', adapter: p15 },
+  { file: 'p16-inbox-accepts-pending-id.ts', adapter: p16 },
 ]
