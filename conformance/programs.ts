@@ -213,4 +213,18 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       { id: 'a2', ops: [{ op: 'create', session: 'q' }, { op: 'create', session: 'd', parent: 'q' }, { op: 'unloadOwner', owner: 'a2' }, { op: 'create', session: 'd', parent: 'p' }] },
     ] },
   },
+  {
+    // §9 45–46 with headers on the persisted disk: one session with every header field, one without
+    // cwd; each resumed (with a racing create of the same id), driven, restarted and resumed again.
+    name: 'resume-persisted-headers', groups: ['AGENT-CREATE-RESUME'], clauses: [45, 46],
+    program: { v: 1,
+      env: { persisted: [
+        { id: 'h1', events: [], header: { cwd: '/work/project', parentSession: 'p0', seedLength: 0, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' } },
+        { id: 'h2', events: [], header: { parentSession: 'p1' } },
+      ] },
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'h1' }, { op: 'followup', session: 'h1' }, { op: 'whenIdle', session: 'h1' }, { op: 'restart' }, { op: 'resume', session: 'h1' }, { op: 'resume', session: 'h2' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'h2' }, { op: 'create', session: 'h1' }, { op: 'followup', session: 'h2' }] },
+      ] },
+  },
 ]

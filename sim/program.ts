@@ -125,6 +125,24 @@ export interface ActorSpec {
   ops: Operation[]
 }
 
+/**
+ * Header fields of a session on the persisted disk (§1.2, §9 45–46): a resume must restore them
+ * exactly, and a session persisted without `cwd` resumes with `header.cwd === undefined`.
+ */
+export interface PersistedHeaderSpec {
+  cwd?: string
+  parentSession?: string
+  seedLength?: number
+  origin?: 'subagent'
+  delegationDepth?: number
+  agentPreset?: string
+}
+
+/** The header fields a persisted session may carry, with their types. */
+export const PERSISTED_HEADER_FIELDS: Readonly<Record<keyof PersistedHeaderSpec, 'string' | 'number'>> = {
+  cwd: 'string', parentSession: 'string', seedLength: 'number', origin: 'string', delegationDepth: 'number', agentPreset: 'string',
+}
+
 /** The environment the program runs in. */
 export interface EnvironmentSpec {
   /**
@@ -145,7 +163,7 @@ export interface EnvironmentSpec {
    * Sessions already on the persisted disk before the run, as raw events (for resume of logs with
    * invalid splices). Each is `{ id, events: [{type, data}] }`; seq and time are filled in.
    */
-  persisted?: Array<{ id: string; events: Array<{ type: string; data: unknown }> }>
+  persisted?: Array<{ id: string; events: Array<{ type: string; data: unknown }>; header?: PersistedHeaderSpec }>
   /**
    * Behaviours played when the process mints an agent's scope fiber (the process's `scopeCreated`
    * hook, synchronously inside scope minting): each plays its action at most `times` times (default
@@ -288,6 +306,14 @@ export function validateProgram(p: unknown): asserts p is Program {
         if (!isObject(e)) fail(`.env.persisted[${i}].events[${j}]`, 'expected {type, data}')
         str(e.type, `.env.persisted[${i}].events[${j}].type`)
       })
+      if (s.header !== undefined) {
+        if (!isObject(s.header)) fail(`.env.persisted[${i}].header`, 'expected an object of header fields')
+        for (const [key, value] of Object.entries(s.header)) {
+          const type = (PERSISTED_HEADER_FIELDS as Record<string, string>)[key]
+          if (!type) fail(`.env.persisted[${i}].header.${key}`, `unknown header field; expected one of ${Object.keys(PERSISTED_HEADER_FIELDS).join(', ')}`)
+          if (typeof value !== type) fail(`.env.persisted[${i}].header.${key}`, `expected a ${type}, got ${JSON.stringify(value)}`)
+        }
+      }
     })
   }
   if (env.minting !== undefined) {

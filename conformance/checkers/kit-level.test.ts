@@ -1,13 +1,14 @@
 /**
  * The kit-level probes of simulated runs, each proven by a process mutant it catches and clean on
  * the reference: AGENT-INBOX-TEST 120 (a re-sent pending id is accepted: p16) and AGENT-FACTORY-SEAM
- * 5/6 (ownership queries after every event: p07).
+ * 5/6 (ownership queries after every event: p07), AGENT-CREATE-RESUME 45 (persisted headers: p17).
  */
 import { describe, expect, it } from 'vitest'
 import { normalizeAdapter } from '../adapter.js'
 import { KIT_PROCESS_ADAPTER } from '../kit-process-adapter.js'
 import p07 from '../mutants/process/p07-owner-owns-itself.js'
 import p16 from '../mutants/process/p16-inbox-accepts-pending-id.js'
+import p17 from '../mutants/process/p17-resume-drops-cwd.js'
 import { DIRECTED_PROGRAMS } from '../programs.js'
 import { strategyFor } from '../suite.js'
 import { runProgram } from '../../sim/run.js'
@@ -35,5 +36,10 @@ describe('kit-level probes in simulated runs', () => {
   it('AGENT-FACTORY-SEAM 5, 6: ownership-under-churn is clean on the kit and catches a registry whose root owns itself (p07)', async () => {
     expect(await violations(KIT_PROCESS_ADAPTER, 'ownership-under-churn')).toEqual([])
     expect(await violations(p07, 'ownership-under-churn')).toContain('AGENT-FACTORY-SEAM 6')
+  })
+
+  it('AGENT-CREATE-RESUME 45, 46: resume-persisted-headers is clean on the kit and catches a store that drops the persisted cwd (p17)', async () => {
+    expect(await violations(KIT_PROCESS_ADAPTER, 'resume-persisted-headers')).toEqual([])
+    expect(await violations(p17, 'resume-persisted-headers')).toContain('AGENT-CREATE-RESUME 45')
   })
 })

@@ -2,10 +2,13 @@
  * Kit-level clauses checked in simulated runs through the probes the programs opt into:
  * - a re-send of an id already pending (`resend`) is rejected: an accepted one violates §9 120;
  * - the ownership queries agree with the creations after every event (`env.ownership`): a child
- *   created through a live parent is owned by it and not a root (§9 5), no agent owns itself (§9 6).
+ *   created through a live parent is owned by it and not a root (§9 5), no agent owns itself (§9 6);
+ * - a session persisted with header fields (`env.persisted[].header`) resumes with exactly those
+ *   fields (§9 45), and without a `cwd` when none was persisted (§9 46).
  * @module
  */
 import { OWNERSHIP_MARK } from '../../sim/ownership-probe.js'
+import { PERSISTED_HEADER_FIELDS } from '../../sim/program.js'
 import { RESEND_ACCEPTED } from '../../sim/resend.js'
 import type { Analysis } from './analysis.js'
 import { violation } from './violation.js'
@@ -15,7 +18,24 @@ import type { Violation } from './violation.js'
 export function checkKitLevel(a: Analysis): Violation[] {
   const out: Violation[] = []
   const seen = new Set<string>()
+  const persisted = new Map((a.program.env?.persisted ?? []).filter((p) => p.header !== undefined).map((p) => [p.id, p.header!]))
+  // A fresh create of a persisted id overwrites its record: from then on the declared header is not on disk.
+  const overwritten = new Set<string>()
   for (const e of a.entries) {
+    if (e.k === 'outcome' && e.status === 'ok' && e.what.startsWith('create(')) overwritten.add(e.what.slice('create('.length, -1))
+    if (e.k === 'resumed' && e.header) {
+      const declared = persisted.get(e.id) as Record<string, unknown> | undefined
+      if (!declared || overwritten.has(e.id)) continue
+      for (const field of Object.keys(PERSISTED_HEADER_FIELDS)) {
+        const want = declared[field]
+        const got = e.header[field]
+        if (want === got) continue
+        out.push(field === 'cwd' && want === undefined
+          ? violation('AGENT-CREATE-RESUME', 46, `"${e.id}": persisted without cwd, resumed with header.cwd ${JSON.stringify(got)}`, e)
+          : violation('AGENT-CREATE-RESUME', 45, `"${e.id}": resumed header.${field} is ${JSON.stringify(got)}, persisted ${JSON.stringify(want)}`, e))
+      }
+      continue
+    }
     if (e.k !== 'mark') continue
     if (e.label.startsWith(`${RESEND_ACCEPTED} `)) {
       out.push(violation('AGENT-INBOX-TEST', 120, `"${e.id ?? '?'}": a message with the id ${e.label.slice(RESEND_ACCEPTED.length + 1)} of an item already pending was accepted (must throw already pending)`, e))

@@ -23,6 +23,7 @@ import p13 from './p13-session-drops-non-json.js'
 import p14 from './p14-inbox-clear-next-turn-first.js'
 import p15 from './p15-inbox-replace-steals-pending.js'
 import p16 from './p16-inbox-accepts-pending-id.js'
+import p17 from './p17-resume-drops-cwd.js'
 
 /** One process mutant: its file and adapter. */
 export interface ProcessMutant {
@@ -48,4 +49,5 @@ export const PROCESS_MUTANTS: readonly ProcessMutant[] = [
   { file: 'p14-inbox-clear-next-turn-first.ts', adapter: p14 },
   { file: 'p15-inbox-replace-steals-pending.ts', adapter: p15 },
   { file: 'p16-inbox-accepts-pending-id.ts', adapter: p16 },
+  { file: 'p17-resume-drops-cwd.ts', adapter: p17 },
 ]
