@@ -219,12 +219,22 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     name: 'resume-persisted-headers', groups: ['AGENT-CREATE-RESUME'], clauses: [45, 46],
     program: { v: 1,
       env: { persisted: [
-        { id: 'h1', events: [], header: { cwd: '/work/project', parentSession: 'p0', seedLength: 0, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' } },
+        { id: 'h1', events: [], header: { cwd: '/srv/project', parentSession: 'p0', seedLength: 0, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' } },
         { id: 'h2', events: [], header: { parentSession: 'p1' } },
       ] },
       actors: [
         { id: 'a1', ops: [{ op: 'resume', session: 'h1' }, { op: 'followup', session: 'h1' }, { op: 'whenIdle', session: 'h1' }, { op: 'restart' }, { op: 'resume', session: 'h1' }, { op: 'resume', session: 'h2' }] },
         { id: 'a2', ops: [{ op: 'resume', session: 'h2' }, { op: 'create', session: 'h1' }, { op: 'followup', session: 'h2' }] },
       ] },
+  },
+  {
+    // §8, §9 130–138 in programs: work done and unloads awaited from inside initiator boundaries —
+    // a child created and driven inside its parent's boundary, an owner unloaded, and the process's
+    // own shutdown awaited inside a boundary while another boundary waits on a turn.
+    name: 'unloads-inside-boundaries', groups: ['AGENT-INITIATOR-API', 'AGENT-INITIATOR-DRAIN'], clauses: [130, 137],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p' }, { op: 'boundary', session: 'p', ops: [{ op: 'create', session: 'c', parent: 'p' }, { op: 'followup', session: 'c' }, { op: 'whenIdle', session: 'c' }] }, { op: 'boundary', session: 'p', ops: [{ op: 'shutdown' }] }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'q', owner: 'o2' }, { op: 'boundary', session: 'q', ops: [{ op: 'followup', session: 'q' }, { op: 'unloadOwner', owner: 'o2' }, { op: 'whenIdle', session: 'q' }] }] },
+    ] },
   },
 ]

@@ -105,6 +105,13 @@ export type Operation =
    * throw `message "<id>" is already pending` and write nothing (§9 120); an accepted one is marked.
    */
   | { op: 'resend'; session: string; via?: 'followup' | 'inject' }
+  /**
+   * Enter an initiator boundary for the live agent (`ctx.agents.withInitiator(agent, …)`) and perform
+   * `ops` in order inside it, each awaited — creations, inputs, owner and factory unloads, even the
+   * process's own shutdown or restart (§8, §9 130–138). Inside, `currentInitiator()` must be the
+   * agent before and after every awaited operation; a disagreement is marked for the checkers.
+   */
+  | { op: 'boundary'; session: string; ops: Operation[] }
   | { op: 'runMaintenance'; session: string; steps?: number }
   | { op: 'whenIdle'; session: string }
   | { op: 'abortSignal'; signal: string }
@@ -116,7 +123,7 @@ export type Operation =
 /** Every operation kind. */
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
-  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend',
+  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend', 'boundary',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -258,6 +265,10 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
     fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
   }
   if (o.op === 'remove' && o.which !== undefined && !WHICH.includes(o.which)) fail(`${path}.which`, `expected one of ${WHICH.join('|')}, got ${JSON.stringify(o.which)}`)
+  if (o.op === 'boundary') {
+    if (!Array.isArray(o.ops)) fail(`${path}.ops`, 'expected an array of operations')
+    o.ops.forEach((nested: unknown, i: number) => validateOperation(nested, `${path}.ops[${i}]`))
+  }
   if (o.op === 'resend' && o.via !== undefined && o.via !== 'followup' && o.via !== 'inject') fail(`${path}.via`, `expected followup|inject, got ${JSON.stringify(o.via)}`)
 }
 

@@ -3,10 +3,14 @@
  * - a re-send of an id already pending (`resend`) is rejected: an accepted one violates §9 120;
  * - the ownership queries agree with the creations after every event (`env.ownership`): a child
  *   created through a live parent is owned by it and not a root (§9 5), no agent owns itself (§9 6);
+ * - inside an initiator boundary (`boundary`), `currentInitiator()` stays its agent across every
+ *   awaited operation (§9 130, 132), and a boundary that awaits its own process's unload completes
+ *   (no self-deadlock, §9 137);
  * - a session persisted with header fields (`env.persisted[].header`) resumes with exactly those
  *   fields (§9 45), and without a `cwd` when none was persisted (§9 46).
  * @module
  */
+import { BOUNDARY_LOST } from '../../sim/boundary.js'
 import { OWNERSHIP_MARK } from '../../sim/ownership-probe.js'
 import { PERSISTED_HEADER_FIELDS } from '../../sim/program.js'
 import { RESEND_ACCEPTED } from '../../sim/resend.js'
@@ -37,7 +41,9 @@ export function checkKitLevel(a: Analysis): Violation[] {
       continue
     }
     if (e.k !== 'mark') continue
-    if (e.label.startsWith(`${RESEND_ACCEPTED} `)) {
+    if (e.label.startsWith(`${BOUNDARY_LOST} `)) {
+      out.push(violation('AGENT-INITIATOR-API', 130, `"${e.id ?? '?'}": inside its initiator boundary, ${e.label.slice(BOUNDARY_LOST.length + 1)}`, e))
+    } else if (e.label.startsWith(`${RESEND_ACCEPTED} `)) {
       out.push(violation('AGENT-INBOX-TEST', 120, `"${e.id ?? '?'}": a message with the id ${e.label.slice(RESEND_ACCEPTED.length + 1)} of an item already pending was accepted (must throw already pending)`, e))
     } else if (e.label.startsWith(`${OWNERSHIP_MARK} `)) {
       const line = e.label.slice(OWNERSHIP_MARK.length + 1)
@@ -45,6 +51,22 @@ export function checkKitLevel(a: Analysis): Violation[] {
       seen.add(line)
       out.push(violation('AGENT-FACTORY-SEAM', /owns itself/.test(line) ? 6 : 5, line, e))
     }
+  }
+  out.push(...selfDeadlocks(a))
+  return out
+}
+
+const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
+
+/** A boundary whose awaited unload of its own process never completed: the drain waited on itself (§9 137). */
+function selfDeadlocks(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const ended = new Set(a.entries.filter((e) => e.k === 'outcome').map((e) => e.k === 'outcome' ? `${e.actor}/${e.op}/${e.what}` : ''))
+  for (const e of a.entries) {
+    if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(`${e.actor}/${e.op}/${e.what}`)) continue
+    const unload = e.spec.ops.find((op) => UNLOADS.has(op.op))
+    if (!unload) continue
+    out.push(violation('AGENT-INITIATOR-DRAIN', 137, `"${e.spec.session}": ${e.actor}'s boundary awaiting ${unload.op} never completed (the unload waited on the boundary that awaits it)`, e))
   }
   return out
 }

@@ -80,6 +80,8 @@ export function operation(o: Operation): string {
       return `remove(${str(o.session)}${o.which === undefined ? '' : `, ${str(o.which)}`})`
     case 'register':
       return `register(${str(o.session)})`
+    case 'boundary':
+      return `boundary(${str(o.session)}${o.ops.map((nested) => `, ${operation(nested)}`).join('')})`
     case 'resend':
       return `resend(${str(o.session)}${o.via === undefined ? '' : `, ${str(o.via)}`})`
     case 'runMaintenance':

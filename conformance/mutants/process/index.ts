@@ -24,6 +24,8 @@ import p14 from './p14-inbox-clear-next-turn-first.js'
 import p15 from './p15-inbox-replace-steals-pending.js'
 import p16 from './p16-inbox-accepts-pending-id.js'
 import p17 from './p17-resume-drops-cwd.js'
+import p18 from './p18-initiator-drain-waits-on-itself.js'
+import p19 from './p19-initiator-global.js'
 
 /** One process mutant: its file and adapter. */
 export interface ProcessMutant {
@@ -50,4 +52,6 @@ export const PROCESS_MUTANTS: readonly ProcessMutant[] = [
   { file: 'p15-inbox-replace-steals-pending.ts', adapter: p15 },
   { file: 'p16-inbox-accepts-pending-id.ts', adapter: p16 },
   { file: 'p17-resume-drops-cwd.ts', adapter: p17 },
+  { file: 'p18-initiator-drain-waits-on-itself.ts', adapter: p18 },
+  { file: 'p19-initiator-global.ts', adapter: p19 },
 ]
