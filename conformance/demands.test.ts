@@ -20,3 +20,18 @@ describe('the contract\'s demands on the suite (§11–§12)', () => {
     expect(SUITE_DEMANDS.map((d) => d.id)).toEqual(expect.arrayContaining(['D17', 'D18', 'Q4', 'Q6', 'Q7', 'Q8']))
   })
 })
+
+describe('the capability table of conformance/README.md matches the cases', () => {
+  it('every capability is in the table, with exactly the §9 clauses of the cases that need it', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { CAPABILITY_NAMES } = await import('./capabilities.js')
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8')
+    for (const name of CAPABILITY_NAMES) {
+      const row = new RegExp(`^\\| \`${name}\` \\|[^\\n]*\\| ([\\d, ]+) \\|$`, 'm').exec(readme)
+      expect(row, `README row for ${name}`).not.toBeNull()
+      const documented = row![1]!.split(',').map((n) => Number(n.trim())).sort((x, y) => x - y)
+      const needed = [...new Set(DIRECTED_CASES.filter((c) => c.needs?.includes(name)).map((c) => c.clause))].sort((x, y) => x - y)
+      expect(documented, name).toEqual(needed)
+    }
+  })
+})
