@@ -24,7 +24,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import type { InstallFactory } from '../core/cases/harness.js'
+import type { InstallFactory } from '../core/process.js'
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../conformance/adapter.js'
 import { checkRun } from '../conformance/checkers/index.js'
 import { MUTANTS } from '../conformance/mutants/index.js'

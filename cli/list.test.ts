@@ -25,20 +25,20 @@ describe('dsh-kit list --clause', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^AGENT-TEARDOWN-TEST 97\n\n {2}Owner unload with an open turn: turn\/end precedes agent\/disposed/)
     expect(run.stdout).toMatch(/Rests on:\n {2}§5\.3 Teardown order\n {6}For an announced agent with an open turn/)
-    expect(run.stdout).toMatch(/Checked by:\n {2}Directed case \(factory adapters\): owner unload with an open turn/)
+    expect(run.stdout).toMatch(/Checked by:\n {2}Directed case \(through the process port, any adapter\): owner unload with an open turn/)
     expect(run.stdout).toContain('Trace checkers, on every simulated run')
     expect(run.stdout).toContain('Rerun it alone: npx dsh-kit certify --adapter <module> --only "AGENT-TEARDOWN-TEST 97"')
     expect(run.stdout).toContain('Every clause: docs/clauses.md#agent-teardown-test-97')
   })
 
-  it('takes a bare number and several clauses; a kit-level clause says it is not checked per adapter', async () => {
-    const run = await dshKit(['list', '--clause', '64', '--clause', '85'])
+  it('takes a bare number and several clauses; a clause only capability-gated cases check says which capability', async () => {
+    const run = await dshKit(['list', '--clause', '64', '--clause', '59'])
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^AGENT-ATOMIC-TEST 64\n/)
     expect(run.stdout).toContain('§12 Q10 The same-id loser\'s error')
-    expect(run.stdout).toMatch(/\n\nAGENT-REGISTRY-TEST 85\n/)
-    expect(run.stdout).toContain('Reported for a factory adapter: `kit` (not checked per adapter)')
-    expect(run.stdout).toContain('Rerun: nothing to rerun per adapter.')
+    expect(run.stdout).toMatch(/\n\nAGENT-PREPARE-PUBLISH 59\n/)
+    expect(run.stdout).toContain('A process adapter must offer the capability scopeMinting')
+    expect(run.stdout).toContain('for a process adapter: pass or fail when it offers')
   })
 
   it('points at the shipped reference from wherever it runs', async () => {

@@ -154,10 +154,11 @@ describe('the verdict: exit 0 only for complete, passing work', () => {
   }, 120_000)
 
   it('work that cannot complete is never a pass: nothing checked, or a --timeout, exits 2 with the reason', async () => {
-    // A kit-level clause has no directed case or checker for a factory adapter: nothing checks it.
-    const nothing = await run(['certify', '--only', 'AGENT-REGISTRY-LIFECYCLE 77'])
+    // Only capability-gated cases check §9 59: a runtime without the capability leaves it unchecked.
+    const nothing = await run(['certify', '--adapter', 'conformance/testing/no-minting-adapter.ts', '--only', 'AGENT-PREPARE-PUBLISH 59'])
     expect(nothing.code, nothing.stdout).toBe(EXIT.incomplete)
     expect(nothing.stdout).toMatch(/^INCOMPLETE \(nothing was checked\)/m)
+    expect(nothing.stdout).toMatch(/59 .*needs capability scopeMinting/)
     const timeout = await run(['certify', '--profile', 'thorough', '--timeout', '1s', '--workers', '1'])
     expect(timeout.code, timeout.stdout).toBe(EXIT.incomplete)
     expect(timeout.stdout).toMatch(/^INCOMPLETE \(--timeout 1s expired; \d+ of \d+ units ran\)/m)

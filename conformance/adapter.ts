@@ -9,10 +9,16 @@ import type { AgentFactory, Context } from '../core/contract.js'
 import type { InstallFactory, ProcessFactory, ProcessHandle, ProcessServices } from '../core/process.js'
 import { FOREIGN_PROCESS, kitProcess } from '../core/process.js'
 import { installReferenceFactory, ReferenceFactory } from '../core/factory/reference-factory.js'
+import { CAPABILITY_NAMES } from './capabilities.js'
+import type { Capabilities } from './capabilities.js'
 import type { ContextImpl } from '../core/scope/context.js'
 
-/** Optional behaviours an implementation may or may not have. */
-export interface Supports {
+/**
+ * Optional behaviours an implementation may or may not have, and the optional capabilities of its
+ * process (`capabilities.ts`): a factory adapter runs on the kit's process, which has them all; a
+ * process adapter declares the ones its runtime honours (default false).
+ */
+export interface Supports extends Capabilities {
   /** `factory.resume` restores persisted sessions (default true). */
   readonly resume: boolean
   /** Agents expose the R-AG `queue(message)` alias (default false). */
@@ -22,7 +28,13 @@ export interface Supports {
 }
 
 /** The defaults of {@link Supports}. */
-export const DEFAULT_SUPPORTS: Supports = { resume: true, queue: false, rejectsSendBeforePublication: false }
+export const DEFAULT_SUPPORTS: Supports = {
+  resume: true, queue: false, rejectsSendBeforePublication: false,
+  ...Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, false])) as unknown as Capabilities,
+}
+
+/** The kit's own process honours every capability. */
+const KIT_CAPABILITIES = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, true])) as unknown as Capabilities
 
 /** What `install` is given: one fresh simulated process. */
 export interface AdapterWorld {
@@ -49,8 +61,8 @@ export interface Adapter {
   install?(world: AdapterWorld): InstalledAdapter
   /**
    * Boot a fresh, isolated process of a foreign runtime (called once per simulated process: a
-   * restart boots another over the same `services.disk`). Directed cases need the kit's own
-   * in-process harness and do not run for process adapters; every simulated program does.
+   * restart boots another over the same `services.disk`). Directed cases and simulated programs
+   * both run through it; declare in `supports` the capabilities (`capabilities.ts`) it honours.
    */
   process?(services: ProcessServices): ProcessHandle | Promise<ProcessHandle>
   /** One line saying which catalog entry a mutant reproduces (mutants only). */
@@ -104,6 +116,9 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
     }, { [FOREIGN_PROCESS]: processFactory })
     return { ...adapter, supports: { ...DEFAULT_SUPPORTS, ...adapter.supports }, installFactory, processFactory, foreign: true }
   }
+  for (const name of CAPABILITY_NAMES) {
+    if (adapter.supports?.[name] === false) throw new AdapterError(`${source}: supports.${name} is a capability of the process; a factory adapter runs on the kit's process, which has it (only a process adapter may declare it false)`)
+  }
   const install = adapter.install.bind(adapter)
   const installFactory: InstallFactory = (ctx) => {
     let installed: InstalledAdapter
@@ -117,7 +132,7 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
     }
     return installed
   }
-  return { ...adapter, supports: { ...DEFAULT_SUPPORTS, ...adapter.supports }, installFactory, processFactory: kitProcess(installFactory), foreign: false }
+  return { ...adapter, supports: { ...DEFAULT_SUPPORTS, ...KIT_CAPABILITIES, ...adapter.supports }, installFactory, processFactory: kitProcess(installFactory), foreign: false }
 }
 
 /**

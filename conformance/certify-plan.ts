@@ -6,8 +6,9 @@
  * workers ran them.
  * @module
  */
-import { DIRECTED_CASES } from '../core/cases/index.js'
-import type { DirectedCase } from '../core/cases/index.js'
+import { caseSkipReason } from './case-runner.js'
+import { DIRECTED_CASES } from './cases/index.js'
+import type { DirectedCase } from './cases/index.js'
 import type { NormalizedAdapter } from './adapter.js'
 import { CHECKED_CLAUSES } from './checkers/index.js'
 import { CLAUSES } from './clauses.js'
@@ -52,6 +53,8 @@ export interface CertifyPlan {
   /** Clause numbers asked for with `only` (undefined: all). */
   readonly only: readonly number[] | undefined
   readonly cases: readonly DirectedCase[]
+  /** Clauses with a directed case this adapter cannot run, and why (a missing capability, no resume). */
+  readonly skipped: ReadonlyMap<number, string>
   readonly programs: readonly DirectedProgram[]
   /** Whether simulated runs are part of the plan (not when `only` names no clause a checker covers). */
   readonly simulate: boolean
@@ -91,13 +94,19 @@ export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {
   if (options.only !== undefined && (!Array.isArray(options.only) || options.only.length === 0)) throw new CertifyOptionError('only must be a non-empty list of clauses')
   const only = options.only?.map(clauseNumberOf)
   const wanted = (clause: number): boolean => !only || only.includes(clause)
-  const resumes = (text: string): boolean => /resume|restart/i.test(text)
-  // Directed cases run in the kit's in-process harness, so only for factory adapters.
-  const cases = adapter.foreign ? [] : DIRECTED_CASES.filter((c) => wanted(c.clause) && (adapter.supports.resume || !resumes(c.title)))
+  // Directed cases run through the process port, for factory and process adapters alike; a case
+  // needing a capability the process lacks is skipped, and its reason kept for the clause.
+  const skipped = new Map<number, string>()
+  const cases = DIRECTED_CASES.filter((c) => {
+    if (!wanted(c.clause)) return false
+    const reason = caseSkipReason(c, adapter.supports)
+    if (reason && !skipped.has(c.clause)) skipped.set(c.clause, reason)
+    return reason === undefined
+  })
   const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
   const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"')) : []
   const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
   programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
   if (simulate) for (let k = 0; k < profile.randomPrograms; k++) units.push({ kind: 'random', k })
-  return { profile, seed, only, cases, programs, simulate, units }
+  return { profile, seed, only, cases, skipped, programs, simulate, units }
 }

@@ -7,8 +7,9 @@
  */
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { caseTitle } from '../core/cases/index.js'
-import type { DirectedCase } from '../core/cases/index.js'
+import { caseTarget, runGuardedCase } from './case-runner.js'
+import { caseTitle } from './cases/index.js'
+import type { DirectedCase } from './cases/index.js'
 import type { Program } from '../sim/program.js'
 import { runProgram } from '../sim/run.js'
 import type { RunResult } from '../sim/run.js'
@@ -151,7 +152,7 @@ export function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'ad
 
 async function runCase(env: UnitEnv, c: DirectedCase): Promise<UnitVerdict> {
   const key = clauseKey(c.clause)
-  const { settled, faults } = await captureProcessFaults(() => settleOrHang(() => c.run(env.adapter.installFactory), {
+  const { settled, faults } = await captureProcessFaults(() => settleOrHang(() => runGuardedCase(c, caseTarget(env.adapter)), {
     timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}),
   }))
   let message: string | undefined

@@ -12,7 +12,7 @@ import { CONTRACT_SECTIONS, sectionAnchor } from './contract-sections.js'
 
 /** The whole reference as markdown. */
 export function renderClauseDoc(): string {
-  const counts = { checked: 0, kit: 0, unchecked: 0 }
+  const counts = { checked: 0, capability: 0, unchecked: 0 }
   for (const c of CLAUSES) counts[checksOf(c).factory]++
   const out: string[] = [
     '# Clause reference',
@@ -29,12 +29,14 @@ export function renderClauseDoc(): string {
     '',
     '- `pass`: checked, and no directed case or simulated run found a counterexample;',
     '- `fail`: a counterexample, with its seed, program and a replay command;',
-    '- `kit`: a property of the kit\'s own session store, registry, inbox or initiator scope, which',
-    '  every factory adapter runs on, proven by the kit\'s unit tests rather than per adapter;',
-    '- `unchecked`: nothing in the suite checks it yet (for a process adapter, also the kit-level',
-    '  clauses, since its runtime brings its own store, registry and scope).',
+    '- `unchecked`: nothing checked it on this adapter, with the reason (a case needing a capability',
+    '  the runtime does not offer in its `supports` manifest).',
     '',
-    `For a factory adapter ${counts.checked} clauses are checked, ${counts.kit} are \`kit\` and ${counts.unchecked} \`unchecked\`; the trace`,
+    'Every clause, those about the session store, registry, inbox, initiator scope and sessions',
+    'included, is checked through the public surface of the runtime under test: the kit\'s own unit',
+    'tests never count as a check of an adapter.',
+    '',
+    `For a factory adapter ${counts.checked} clauses are checked and ${counts.unchecked} \`unchecked\`; the trace`,
     `checkers cover ${CHECKED_CLAUSES.length} clauses on every simulated run, directed cases the others they check.`,
     '',
     '## Contract sections',

@@ -4,14 +4,13 @@
  * one entry; `npm run docs` writes them all to `docs/clauses.md`, which the package ships.
  * @module
  */
-import { DIRECTED_CASES } from '../core/cases/index.js'
+import { DIRECTED_CASES } from './cases/index.js'
 import { CertifyOptionError, clauseNumberOf } from './certify-plan.js'
 import { CHECKED_CLAUSES } from './checkers/index.js'
 import { CLAUSE_BY_KEY, CLAUSES } from './clauses.js'
 import type { Clause } from './clauses.js'
 import { SECTION_BY_ID } from './contract-sections.js'
 import type { ContractSection } from './contract-sections.js'
-import { KIT_CLAUSES } from './suite.js'
 
 /** The sections each §9 clause rests on, by clause number. */
 const SECTIONS: Readonly<Record<number, readonly string[]>> = {
@@ -216,7 +215,7 @@ export function sectionsOf(c: Clause): readonly ContractSection[] {
 }
 
 /** What a certificate reports for a clause nothing fails, per kind of adapter. */
-export type Coverage = 'checked' | 'kit' | 'unchecked'
+export type Coverage = 'checked' | 'capability' | 'unchecked'
 
 /** How the suite checks one clause. */
 export interface ClauseChecks {
@@ -224,8 +223,8 @@ export interface ClauseChecks {
   readonly directedCases: readonly string[]
   /** Checked on every simulated run by the trace checkers (or, for `X-RUN`, by how the run ended). */
   readonly everyRun: boolean
-  /** A property of the kit's own store, registry, inbox or initiator scope. */
-  readonly kitLevel: boolean
+  /** Capabilities a runtime must offer for the directed cases to run (when no checker covers the clause either). */
+  readonly needs: readonly string[]
   /** Its status, when nothing fails, for a factory adapter and for a process adapter. */
   readonly factory: Coverage
   readonly process: Coverage
@@ -234,12 +233,16 @@ export interface ClauseChecks {
 /** How the suite checks `c` (before any plan narrows it: `--only`, `supports`). */
 export function checksOf(c: Clause): ClauseChecks {
   const run = c.group === 'X-RUN'
-  const directedCases = run ? [] : DIRECTED_CASES.filter((d) => d.clause === c.clause).map((d) => d.title)
+  const cases = run ? [] : DIRECTED_CASES.filter((d) => d.clause === c.clause)
+  const directedCases = cases.map((d) => d.title)
   const everyRun = run || CHECKED_CLAUSES.includes(c.clause)
-  const kitLevel = !run && KIT_CLAUSES.has(c.clause)
-  const factory: Coverage = everyRun || directedCases.length > 0 ? 'checked' : kitLevel ? 'kit' : 'unchecked'
-  const process: Coverage = everyRun ? 'checked' : 'unchecked'
-  return { directedCases, everyRun, kitLevel, factory, process }
+  // Directed cases run through the process port on every runtime; some need a capability the
+  // runtime may not offer (the kit's own process offers them all).
+  const unconditional = cases.some((d) => (d.needs ?? []).length === 0)
+  const needs = everyRun || unconditional ? [] : [...new Set(cases.flatMap((d) => d.needs ?? []))]
+  const factory: Coverage = everyRun || cases.length > 0 ? 'checked' : 'unchecked'
+  const process: Coverage = everyRun || unconditional ? 'checked' : cases.length > 0 ? 'capability' : 'unchecked'
+  return { directedCases, everyRun, needs, factory, process }
 }
 
 /** The clause `entry` names: `"AGENT-TEARDOWN-TEST 97"` (any case and spacing), `"X-RUN 2"`, or a bare §9 number. */
@@ -263,26 +266,19 @@ export function describeChecks(c: Clause, code: (text: string) => string = (t) =
     lines.push(`Every simulated run, for any adapter, from how it ended: a run that ends in ${ending} is charged to this clause.`)
     return lines
   }
-  for (const title of k.directedCases) lines.push(`Directed case (factory adapters): ${code(title)}.`)
+  for (const title of k.directedCases) lines.push(`Directed case (through the process port, any adapter): ${code(title)}.`)
   if (k.everyRun) lines.push('Trace checkers, on every simulated run (directed and random programs), for any adapter.')
-  if (k.kitLevel) lines.push(`Kit-level: a property of the kit's own ${kitPart(c.clause)}, which every factory adapter runs on; proven by the kit's unit tests.`)
+  if (k.needs.length > 0) lines.push(`A process adapter must offer the capability ${k.needs.join(', ')} (in \`supports\`) for its cases to run; without it the clause is \`unchecked\` and says why.`)
   if (k.factory !== 'checked' || k.process !== 'checked') lines.push(`Reported for a factory adapter: ${COVERAGE[k.factory]}; for a process adapter: ${COVERAGE[k.process]}.`)
   return lines
 }
 
 const COVERAGE: Readonly<Record<Coverage, string>> = {
   checked: 'pass or fail',
-  kit: '`kit` (not checked per adapter)',
+  capability: 'pass or fail when it offers the capability, else `unchecked` with the reason',
   unchecked: '`unchecked` (nothing in the suite checks it yet)',
 }
 
-function kitPart(n: number): string {
-  if (n >= 170) return 'sessions'
-  if (n >= 129) return 'initiator scope'
-  if (n >= 116) return 'inbox'
-  if (n >= 85) return 'session store'
-  return 'agent registry'
-}
 
 /**
  * One clause's entry as plain text: its text, the sections it rests on and how it is checked.

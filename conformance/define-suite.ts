@@ -17,7 +17,7 @@ import { CHECKED_CLAUSES } from './checkers/index.js'
 import { CLAUSES, GROUPS } from './clauses.js'
 import type { Clause } from './clauses.js'
 import { formatFailure } from './format-report.js'
-import { certify, KIT_CLAUSES } from './suite.js'
+import { certify } from './suite.js'
 import type { CertifyOptions, ClauseResult, Report } from './suite.js'
 
 /** A test body; vitest passes its test context, which tells which tests a filtered run selected. */
@@ -66,10 +66,8 @@ export function declaredClauses(adapter: Adapter, options: CertifyOptions = {}):
       declared.set(key, { kind: 'skip', reason: 'not in `only`' })
     } else if (cased.has(c.clause) || (plan.simulate && CHECKED_CLAUSES.includes(c.clause))) {
       declared.set(key, { kind: 'test' })
-    } else if (KIT_CLAUSES.has(c.clause) && !normalized.foreign) {
-      declared.set(key, { kind: 'skip', reason: 'kit-level: a property of the kit\'s own store, registry, inbox or initiator scope, proven by its unit tests, not per adapter' })
     } else {
-      declared.set(key, { kind: 'todo', reason: 'unchecked: no directed case or checker covers it for this adapter' })
+      declared.set(key, { kind: 'todo', reason: `unchecked: ${plan.skipped.get(c.clause) ?? 'no directed case or checker covers it for this adapter'}` })
     }
   }
   return declared

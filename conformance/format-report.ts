@@ -7,7 +7,7 @@ import { formatSizes } from '../sim/shrink.js'
 import type { RunSize } from '../sim/shrink.js'
 import type { ClauseResult, Failure, Report } from './suite.js'
 
-const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', kit: 'unit', unchecked: '  - ' }
+const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ' }
 
 /** The per-clause table, grouped by clause group. */
 export function formatClauseTable(report: Report): string {
@@ -17,11 +17,11 @@ export function formatClauseTable(report: Report): string {
     const inGroup = report.clauses.filter((x) => x.group === group)
     const fails = inGroup.filter((x) => x.status === 'fail').length
     const passes = inGroup.filter((x) => x.status === 'pass').length
-    const kit = inGroup.filter((x) => x.status === 'kit').length
-    lines.push(`${group}  (${passes} pass, ${fails} fail${kit ? `, ${kit} unit-tested in the kit` : ''}, ${inGroup.length - passes - fails - kit} unchecked)`)
+    lines.push(`${group}  (${passes} pass, ${fails} fail, ${inGroup.length - passes - fails} unchecked)`)
     for (const c of inGroup) {
-      const title = c.title.length > 86 ? `${c.title.slice(0, 83)}...` : c.title
-      lines.push(`  ${MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${c.status === 'pass' ? `  [${c.checks}]` : ''}`)
+      const title = c.title.length > 80 ? `${c.title.slice(0, 77)}...` : c.title
+      const how = c.status === 'unchecked' ? `  (${c.reason ?? 'unchecked'})` : `  [${c.checkedBy.join('+')} ${c.checks}]`
+      lines.push(`  ${MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${how}`)
     }
   }
   return lines.join('\n')
@@ -58,6 +58,7 @@ export function formatFailure(c: ClauseResult, withTimeline = false): string {
     if (f.shrink?.shrunk && f.shrink.original.replay) lines.push(`  as found (${f.shrink.original.decisions} decisions): ${f.shrink.original.replay}`)
     if (withTimeline && f.timeline) lines.push('  timeline:', indent(f.timeline))
   }
+  if (c.caseFailure) lines.push(`  also failed directed case "${c.caseFailure.caseTitle}": ${c.caseFailure.message.split('\n')[0]}`, `  rerun: ${c.caseFailure.replay}`)
   return lines.join('\n')
 }
 
@@ -87,9 +88,9 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const failures = report.clauses.filter((c) => c.status === 'fail').map((c) => formatFailure(c, options.timelines))
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
-  const kit = report.clauses.filter((c) => c.status === 'kit').length
   const verdict = describeVerdict(report)
-  const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${kit} kit-level (unit-tested in core/), ${unchecked} unchecked (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
+  const by = (how: 'case' | 'program' | 'checker'): number => report.clauses.filter((c) => c.status !== 'unchecked' && c.checkedBy.includes(how)).length
+  const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked; checked by a case ${by('case')}, a program ${by('program')}, a checker ${by('checker')} (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
   return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
 }
 

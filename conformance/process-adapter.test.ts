@@ -1,6 +1,7 @@
 /**
  * Process adapters (a foreign runtime booted whole) as the suite reports and checks them: the
- * kit-level clauses are not "unit-tested in the kit" for them, and an agent that keeps emitting
+ * kit-level clauses are checked by directed cases through the process port for them exactly as for
+ * a factory adapter (a missing capability leaves a clause unchecked, saying why), and an agent that keeps emitting
  * after its own `agent/disposed` is reported as such, never attributed to a successor of its id.
  */
 import { describe, expect, it } from 'vitest'
@@ -18,14 +19,29 @@ import { certify } from './suite.js'
 const referenceProcess: Adapter = { name: 'reference as a process', version: '0', process: kitProcess(referenceInstall) }
 
 describe('process adapters', () => {
-  it('kit-level clauses (store, registry, inbox ops, initiator, sessions) are unchecked for a process adapter, unit for a factory adapter', async () => {
-    const only = ['AGENT-REGISTRY-LIFECYCLE 71', 'AGENT-INITIATOR-API 129', 'X-SESSION 170']
+  it('kit-level clauses (store, registry, inbox ops, initiator, sessions) are checked by a case for a process adapter as for a factory adapter', async () => {
+    const only = ['AGENT-REGISTRY-LIFECYCLE 71', 'AGENT-REGISTRY-TEST 88', 'AGENT-INBOX-REPLAY 116', 'AGENT-INITIATOR-DRAIN 135', 'X-SESSION 170']
     const factory = await certify(REFERENCE_ADAPTER, { only })
     const foreign = await certify(referenceProcess, { only })
     for (const key of only) {
-      expect(factory.clauses.find((c) => c.key === key)?.status, key).toBe('kit')
-      expect(foreign.clauses.find((c) => c.key === key)?.status, key).toBe('unchecked')
+      for (const report of [factory, foreign]) {
+        const clause = report.clauses.find((c) => c.key === key)
+        expect(clause?.status, `${report.adapter.name}: ${key}`).toBe('pass')
+        expect(clause?.checkedBy, `${report.adapter.name}: ${key}`).toContain('case')
+      }
     }
+  })
+
+  it('a capability the process does not declare leaves the clauses of the cases needing it unchecked, with the reason', async () => {
+    const only = ['AGENT-REGISTRY-TEST 81', 'AGENT-PREPARE-PUBLISH 59', 'AGENT-CREATE-RESUME 48']
+    const report = await certify(referenceProcess, { only })
+    expect(Object.fromEntries(report.clauses.map((c) => [c.key, [c.status, c.reason]]))).toEqual({
+      'AGENT-REGISTRY-TEST 81': ['unchecked', 'needs capability warnings'],
+      'AGENT-PREPARE-PUBLISH 59': ['unchecked', 'needs capability scopeMinting'],
+      'AGENT-CREATE-RESUME 48': ['unchecked', 'needs capability noPersistence'],
+    })
+    const declared = await certify({ ...referenceProcess, supports: { warnings: true, scopeMinting: true, noPersistence: true } }, { only })
+    expect(declared.clauses.map((c) => c.status)).toEqual(['pass', 'pass', 'pass'])
   })
 
   it('AGENT-TEARDOWN-TEST 111: events of an agent after its own agent/disposed are flagged stale, kept out of the successor lifecycle, and violate 111', async () => {

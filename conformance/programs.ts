@@ -9,6 +9,8 @@ import type { Program } from '../sim/program.js'
 export interface DirectedProgram {
   readonly name: string
   readonly groups: readonly string[]
+  /** §9 clauses the program exists for (a contract demand on the suite, §11–§12): reported as checked by `program`. */
+  readonly clauses?: readonly number[]
   readonly program: Program
   /** The program deliberately hangs something (a deadlock outcome is expected, not a failure). */
   readonly hangs?: boolean
@@ -16,7 +18,7 @@ export interface DirectedProgram {
 
 const effects = [{ disposer: { do: 'slow' as const } }]
 
-/** The directed programs of the suite. */
+/** The directed programs of the suite (`demands.ts` names those the contract's §11–§12 require). */
 export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
   {
     name: 'same-id-race', groups: ['AGENT-ATOMIC-TEST', 'AGENT-SETUP-CONTRACT'],
@@ -86,7 +88,7 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     },
   },
   {
-    name: 'dispose-races-owner-and-factory-unload', groups: ['AGENT-TEARDOWN-TEST'],
+    name: 'dispose-races-owner-and-factory-unload', groups: ['AGENT-TEARDOWN-TEST'], clauses: [98],
     program: {
       v: 1,
       actors: [
@@ -176,10 +178,63 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     ] },
   },
   {
-    name: 'shutdown-with-wake', groups: ['AGENT-INITIATOR-DRAIN', 'AGENT-TEARDOWN-TEST'],
+    name: 'shutdown-with-wake', groups: ['AGENT-INITIATOR-DRAIN', 'AGENT-TEARDOWN-TEST'], clauses: [141],
     program: { v: 1, actors: [
       { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
       { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'steer', session: 's2' }, { op: 'shutdown' }] },
+    ] },
+  },
+  {
+    // §12 Q4 (Suite MUST): a teardown requested from inside a session/event observer, with work
+    // pending in the inbox, still resolves and completes every step; nothing is appended after it.
+    name: 'teardown-from-session-event-observer', groups: ['AGENT-TEARDOWN-TEST'], clauses: [114],
+    program: { v: 1,
+      env: { listeners: [{ event: 'session/event', session: 's1', eventType: 'agent/inbox/spliced', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }] },
+      ] },
+  },
+  {
+    // §9 120 under many schedules: ids already pending are re-sent (followup and inject) while the
+    // agent is idle, running, and in the middle of maintenance; every re-send must be rejected.
+    name: 'resend-pending-ids', groups: ['AGENT-INBOX-TEST'], clauses: [120],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'resend', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'resend', session: 's1', via: 'inject' }, { op: 'steer', session: 's1' }, { op: 'resend', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'followup', session: 's1' }, { op: 'resend', session: 's1', via: 'inject' }, { op: 'runMaintenance', session: 's1', steps: 2 }, { op: 'followup', session: 's1' }, { op: 'resend', session: 's1' }] },
+    ] },
+  },
+  {
+    // §9 5–6 after every event: parents and children created, disposed and recreated (a child id
+    // reused by a root, a child of a child) while the ownership queries are checked after each event.
+    name: 'ownership-under-churn', groups: ['AGENT-FACTORY-SEAM'], clauses: [5, 6],
+    program: { v: 1, env: { ownership: true }, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p' }, { op: 'create', session: 'c', parent: 'p' }, { op: 'create', session: 'g', parent: 'c' }, { op: 'dispose', session: 'c' }, { op: 'create', session: 'c' }, { op: 'dispose', session: 'p' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'q' }, { op: 'create', session: 'd', parent: 'q' }, { op: 'unloadOwner', owner: 'a2' }, { op: 'create', session: 'd', parent: 'p' }] },
+    ] },
+  },
+  {
+    // §9 45–46 with headers on the persisted disk: one session with every header field, one without
+    // cwd; each resumed (with a racing create of the same id), driven, restarted and resumed again.
+    name: 'resume-persisted-headers', groups: ['AGENT-CREATE-RESUME'], clauses: [45, 46],
+    program: { v: 1,
+      env: { persisted: [
+        { id: 'h1', events: [], header: { cwd: '/srv/project', parentSession: 'p0', seedLength: 0, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' } },
+        { id: 'h2', events: [], header: { parentSession: 'p1' } },
+      ] },
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'h1' }, { op: 'followup', session: 'h1' }, { op: 'whenIdle', session: 'h1' }, { op: 'restart' }, { op: 'resume', session: 'h1' }, { op: 'resume', session: 'h2' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'h2' }, { op: 'create', session: 'h1' }, { op: 'followup', session: 'h2' }] },
+      ] },
+  },
+  {
+    // §8, §9 130–138 in programs: work done and unloads awaited from inside initiator boundaries —
+    // a child created and driven inside its parent's boundary, an owner unloaded, and the process's
+    // own shutdown awaited inside a boundary while another boundary waits on a turn.
+    name: 'unloads-inside-boundaries', groups: ['AGENT-INITIATOR-API', 'AGENT-INITIATOR-DRAIN'], clauses: [130, 137],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p' }, { op: 'boundary', session: 'p', ops: [{ op: 'create', session: 'c', parent: 'p' }, { op: 'followup', session: 'c' }, { op: 'whenIdle', session: 'c' }] }, { op: 'boundary', session: 'p', ops: [{ op: 'shutdown' }] }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'q', owner: 'o2' }, { op: 'boundary', session: 'q', ops: [{ op: 'followup', session: 'q' }, { op: 'unloadOwner', owner: 'o2' }, { op: 'whenIdle', session: 'q' }] }] },
     ] },
   },
 ]

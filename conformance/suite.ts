@@ -1,6 +1,6 @@
 /**
  * The conformance suite (design.md concept 6): for each clause group, the directed cases of
- * `core/cases` and the directed programs of `programs.ts` run under many schedules, plus seeded
+ * `cases/` (run through the process port, for factory and process adapters alike) and the directed programs of `programs.ts` run under many schedules, plus seeded
  * random programs, all checked by the trace checkers. `certify` returns a report per clause; a
  * failure carries its seed, program, decision log and a one-line replay command.
  *
@@ -29,6 +29,7 @@ import { CHECKED_CLAUSES } from './checkers/index.js'
 import { CLAUSES } from './clauses.js'
 
 export { PROFILES, CertifyOptionError, clauseKey, strategyFor }
+export { caseSkipReason, caseTarget, runCase } from './case-runner.js'
 export type { Profile }
 
 /** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
@@ -114,16 +115,25 @@ export interface ClauseResult {
   readonly clause: number
   readonly title: string
   /**
-   * `kit`: a property of the kit's own session store, registry, inbox or initiator scope (which every
-   * factory adapter runs on), proven by the kit's unit tests rather than per factory; never for a
-   * process adapter, whose runtime brings its own. `unchecked`: no directed case and no checker
-   * covers it in the suite.
+   * `unchecked`: no directed case, program or checker checked it on this adapter (`reason` says
+   * why). The kit's own unit tests never count as a check of a runtime: every clause about the
+   * store, registry, inbox, initiator or sessions has a directed case run through the process port.
    */
-  readonly status: 'pass' | 'fail' | 'kit' | 'unchecked'
+  readonly status: 'pass' | 'fail' | 'unchecked'
   /** Directed cases plus runs that checked it. */
   readonly checks: number
+  /** What checked it (empty when unchecked). */
+  readonly checkedBy: readonly CheckedBy[]
+  /** Why it is unchecked: e.g. `needs capability scopeMinting`. */
+  readonly reason?: string
+  /** The clause's counterexample: a simulated run's when one failed it (it replays and shrinks), else a directed case's. */
   readonly failure?: Failure
+  /** When a simulated run failed the clause too, the directed case's failure. */
+  readonly caseFailure?: Failure
 }
+
+/** How a clause was checked: by a directed case, a directed program aimed at it, or a trace checker over the simulated runs. */
+export type CheckedBy = 'case' | 'program' | 'checker'
 
 /** A certificate. */
 export interface Report {
@@ -245,7 +255,9 @@ function buildReport(
   adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[], shrunk: ReadonlyMap<string, Failure>,
   meta: { durationMs: number; ran: number; incomplete?: string; module?: string },
 ): Report {
-  const failures = new Map<string, NonNullable<ClauseResult['failure']>>()
+  const failures = new Map<string, Failure>()
+  const caseFailures = new Map<string, Failure>()
+  const byCase = new Set<number>()
   const checks = new Map<number, number>()
   const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
   let runs = 0
@@ -255,21 +267,35 @@ function buildReport(
     if (verdict.kind === 'case') {
       cases++
       count(verdict.clause!)
+      byCase.add(verdict.clause!)
     } else {
       runs++
       for (const clause of CHECKED_CLAUSES) count(clause)
     }
-    for (const f of verdict.failures) if (!failures.has(f.key)) failures.set(f.key, f.failure)
+    for (const f of verdict.failures) {
+      if (verdict.kind === 'case' && !caseFailures.has(f.key)) caseFailures.set(f.key, f.failure)
+      // A simulated counterexample replaces a case's as the clause's failure (it replays and shrinks).
+      const before = failures.get(f.key)
+      if (!before || (before.via === 'directed case' && verdict.kind === 'run')) failures.set(f.key, f.failure)
+    }
   }
+  const byProgram = new Set(plan.programs.flatMap((p) => p.clauses ?? []))
   const wanted = (clause: number): boolean => !plan.only || plan.only.includes(clause)
   const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? plan.simulate : wanted(c.clause)).map((c) => {
     const key = `${c.group} ${c.clause}`
     const failure = shrunk.get(key) ?? failures.get(key)
+    const caseFailure = caseFailures.get(key)
     const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
-    // A process adapter brings its own store, registry, inbox and initiator scope: the kit's unit
-    // tests say nothing about them, so its kit-level clauses are unchecked, not `kit`.
-    const status = failure ? 'fail' : n > 0 ? 'pass' : KIT_CLAUSES.has(c.clause) && !adapter.foreign ? 'kit' : 'unchecked'
-    return { key, group: c.group, clause: c.clause, title: c.title, status, checks: n, ...(failure ? { failure } : {}) }
+    const checkedBy: CheckedBy[] = []
+    if (byCase.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('case')
+    if (runs > 0 && byProgram.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('program')
+    if (runs > 0 && (c.group === 'X-RUN' || CHECKED_CLAUSES.includes(c.clause))) checkedBy.push('checker')
+    const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
+    const reason = status === 'unchecked' ? plan.skipped.get(c.clause) ?? 'no directed case, program or checker covers it' : undefined
+    return {
+      key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy,
+      ...(reason ? { reason } : {}), ...(failure ? { failure } : {}), ...(caseFailure && caseFailure !== failure ? { caseFailure } : {}),
+    }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
   const complete = meta.incomplete === undefined && meta.ran === plan.units.length
@@ -330,17 +356,4 @@ async function probeProcess(adapter: NormalizedAdapter, source: string): Promise
   } finally {
     handle?.abandon?.()
   }
-}
-
-/**
- * Clauses about the kit's own building blocks rather than a factory: the registry and session store
- * split (71–92), inbox operations (116–122, 126), the initiator API and drain (129–138), sessions
- * (170–176). Unit-tested in `core/`; an adapter installs a factory on top of them.
- */
-export const KIT_CLAUSES: ReadonlySet<number> = new Set([
-  ...range(71, 92), ...range(116, 122), 126, ...range(129, 138), ...range(170, 176),
-])
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i)
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { runInNewContext } from 'node:vm'
 import { describe, it } from 'vitest'
-import { gate, settle } from './cases/harness.js'
+import { gate, settle } from './gates.js'
 import type { Agent } from './contract.js'
 import { createRoot } from './root.js'
 

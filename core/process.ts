@@ -4,7 +4,7 @@
  * it) or a foreign runtime with its own registry, store and scope (an adapter's `process`).
  * @module
  */
-import type { AgentOptions, Context, EventMap, EventName, Fiber, Model, SessionId } from './contract.js'
+import type { Agent, AgentOptions, Context, EventMap, EventName, Fiber, Model, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
 import { InMemoryPersistence } from './persistence.js'
 import type { PersistedSession } from './persistence.js'
 import { createRoot } from './root.js'
@@ -36,6 +36,22 @@ export interface ProcessServices {
    * behaviours there. Optional for a process to honour: a foreign process may ignore it.
    */
   scopeCreated?(fiber: Fiber, key: unknown): void
+  /**
+   * Called after a load built its preparation and before it is handed over, ignoring the load's
+   * signal: models a provider whose preparation arrives after the caller gave up (it must then be
+   * released). Optional for a process to honour (capability `preparations`).
+   */
+  afterLoad?(id: SessionId): Promise<void>
+  /**
+   * Called when a load hands out a preparation; the process calls the returned function when that
+   * preparation is released (disposed). Optional for a process to honour (capability `preparations`).
+   */
+  prepared?(id: SessionId): () => void
+  /**
+   * `false` boots the process with no session persistence configured (a resume then rejects with
+   * the not-configured error). Optional for a process to honour (capability `noPersistence`).
+   */
+  persistence?: boolean
 }
 
 /** One running process, as a harness or simulator drives and observes it. */
@@ -57,6 +73,22 @@ export interface ProcessHandle {
   abandon(): void
   /** Defaults merged into every create/resume's `agentOptions` (e.g. a provider/model route). */
   readonly agentOptions?: AgentOptions
+  /**
+   * `agentEvents(ctx, agent).emit(name, payload)` of §9 18: dispatch an agent event through `ctx`
+   * carried with `agent`'s scope key (contained: listener failures are logged). Optional
+   * (capability `agentEvents`).
+   */
+  agentEvents?(ctx: Context, agent: Agent): { emit<K extends EventName>(name: K, payload: Parameters<EventMap[K]>[0]): void }
+  /**
+   * `scopeOf(ctx)` (§2): the scope key a context carries, for a runtime whose contexts do not
+   * expose it as `ctx.scopeKey`. Optional.
+   */
+  scopeOf?(ctx: Context): unknown
+  /**
+   * `ctx.createScope(key, name)` (§2) for a runtime whose contexts mint scopes another way (e.g. a
+   * free `createScope(ctx, key)`). Optional.
+   */
+  createScope?(ctx: Context, key: unknown, name?: string): { readonly ctx: Context; dispose(): Promise<void> }
   /** The kit's own root, when the process is the kit's (kit-level hooks use it). */
   readonly root?: Root
 }
@@ -72,6 +104,22 @@ export const FOREIGN_PROCESS: unique symbol = Symbol.for('dsh-lifecycle-kit.fore
 
 /** An installer standing for a foreign process (see {@link FOREIGN_PROCESS}). */
 export type ForeignInstall = InstallFactory & { readonly [FOREIGN_PROCESS]: ProcessFactory }
+
+/** A persistence whose loads report to the services' `afterLoad` and `prepared` hooks. */
+function observedPersistence(inner: SessionPersistence, services: ProcessServices): SessionPersistence {
+  if (!services.afterLoad && !services.prepared) return inner
+  return {
+    async prepare(id, signal): Promise<SessionPreparation> {
+      const preparation = await inner.prepare(id, signal)
+      const released = services.prepared?.(id)
+      if (services.afterLoad) await services.afterLoad(id)
+      return {
+        session: preparation.session,
+        [Symbol.dispose]() { released?.(); preparation[Symbol.dispose]() },
+      }
+    },
+  }
+}
 
 /**
  * The kit's own process: `createRoot` with in-memory persistence over the disk, and `install`'s
@@ -91,11 +139,11 @@ export function kitProcess(install: InstallFactory, options: Pick<RootOptions, '
       warn: services.warn,
       checkpoint: services.checkpoint,
       model: services.model,
-      persistence: (ctx) => new InMemoryPersistence(ctx, services.disk, {
+      ...(services.persistence === false ? {} : { persistence: (ctx: Context) => observedPersistence(new InMemoryPersistence(ctx, services.disk, {
         ...(services.beforeLoad ? { beforeLoad: services.beforeLoad } : {}),
         // The disk sees every append until the process is dropped, shutdown's included.
         subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },
-      }),
+      }), services) }),
       ...(observers.length === 1 ? { scopeCreated: observers[0]! }
         : observers.length > 1 ? { scopeCreated: (fiber, key) => { for (const observe of observers) observe(fiber, key) } } : {}),
     })
@@ -114,6 +162,9 @@ export function kitProcess(install: InstallFactory, options: Pick<RootOptions, '
         }
         return owner
       },
+      agentEvents: (ctx, agent) => ({
+        emit: (name, payload) => { void ctx.events.contained(name, agent, ...([{ ...(payload as object), agent }] as unknown as Parameters<EventMap[typeof name]>)) },
+      }),
       unloadFactory: () => factory.unload(),
       shutdown: () => root.shutdown(),
       abandon: () => root.abandon(),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'vitest'
-import { settle } from './cases/harness.js'
+import { settle } from './gates.js'
 import type { Agent } from './contract.js'
 import { createRoot } from './root.js'
 

@@ -63,6 +63,16 @@ export function remove(session: string, which?: 'first' | 'last'): Operation {
   return which === undefined ? { op: 'remove', session } : { op: 'remove', session, which }
 }
 
+/** Perform `ops` inside an initiator boundary of the live agent `session`, each awaited. */
+export function boundary(session: string, ...ops: Operation[]): Operation {
+  return { op: 'boundary', session, ops }
+}
+
+/** Re-send the id of the first message pending in `session`'s inbox (it must be rejected, §9 120). */
+export function resend(session: string, via?: 'followup' | 'inject'): Operation {
+  return via === undefined ? { op: 'resend', session } : { op: 'resend', session, via }
+}
+
 /** Register a stub agent `session` directly in the agent registry (every method throws but `whenIdle`). */
 export function register(session: string): Operation {
   return { op: 'register', session }

@@ -5,7 +5,7 @@
  * scenario does not declare).
  * @module
  */
-import type { InstallFactory } from '../core/cases/harness.js'
+import type { InstallFactory } from '../core/process.js'
 import type { RunOutcome } from '../sim/engine/index.js'
 import type { RunResult } from '../sim/run.js'
 import { runProgram } from '../sim/run.js'

@@ -5,6 +5,8 @@
  */
 import type { Agent, AgentCancelCause, AgentHandle, Context, Fiber, UserMessage } from '../core/contract.js'
 import type { CauseKind, Operation } from './program.js'
+import { runBoundary } from './boundary.js'
+import { resendPending } from './resend.js'
 import { createStubAgent } from './stub-agent.js'
 import type { World } from './world.js'
 
@@ -59,6 +61,9 @@ function errorText(error: unknown): string {
 export function maintenanceMark(actor: string, what: string, at: 'start' | 'end'): string {
   return `${actor}:${what}@maintenance:${at}`
 }
+
+/** Op numbers of operations nested in a boundary start here (an actor's own list never gets near). */
+export const BOUNDARY_OP_BASE = 1_000_000
 
 /** Executes operations against a world. */
 export class Operations {
@@ -177,6 +182,10 @@ export class Operations {
         agent.inbox.remove(message.id)
         return { status: 'ok', detail: message.id }
       }
+      case 'resend': return resendPending(world, op.session, op.via ?? 'followup')
+      // Nested operations run under the boundary's actor with op numbers of their own (never an index
+      // of the actor's list: checkers pair an invoke with its outcome by actor and op number).
+      case 'boundary': return runBoundary(world, op.session, op.ops, (nested, k) => this.#perform(nested, actor, BOUNDARY_OP_BASE + this.#inline++, `${describeOperation(nested)} in ${what}#${k}`))
       case 'register': {
         const dispose = world.ctx.agents.register(createStubAgent(op.session))
         world.stubs.set(op.session, dispose)

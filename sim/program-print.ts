@@ -82,6 +82,10 @@ export function operation(o: Operation): string {
       return `remove(${str(o.session)}${o.which === undefined ? '' : `, ${str(o.which)}`})`
     case 'register':
       return `register(${str(o.session)})`
+    case 'boundary':
+      return `boundary(${str(o.session)}${o.ops.map((nested) => `, ${operation(nested)}`).join('')})`
+    case 'resend':
+      return `resend(${str(o.session)}${o.via === undefined ? '' : `, ${str(o.via)}`})`
     case 'runMaintenance':
       return `runMaintenance(${str(o.session)}${o.steps === undefined ? '' : `, ${o.steps}`})`
     case 'dispose': case 'whenIdle':
@@ -105,6 +109,7 @@ function environment(env: EnvironmentSpec): string {
       m.reply === 'tool' && m.op ? `{ reply: 'tool', op: ${operation(m.op)} }` : literal(m)).join(', ')}]`).join(', ')} }`)
   }
   if (env.loads) lines.push(`loads: ${literal(env.loads)}`)
+  if (env.ownership) lines.push('ownership: true')
   if (env.minting) lines.push(`minting: [${env.minting.map((m) => `{ action: ${action(m.action)}${m.times === undefined ? '' : `, times: ${m.times}`} }`).join(', ')}]`)
   if (env.persisted) lines.push(`persisted: [\n    ${env.persisted.map((p) => literal(p)).join(',\n    ')},\n  ]`)
   if (lines.length === 0) return '{}'

@@ -99,6 +99,19 @@ export type Operation =
    * of the stub throws, except `whenIdle`.
    */
   | { op: 'register'; session: string }
+  /**
+   * Re-send an id already pending: a fresh message carrying the id of the first message pending in
+   * the live agent's inbox, through `followup` (default) or `inject`. The contract requires it to
+   * throw `message "<id>" is already pending` and write nothing (§9 120); an accepted one is marked.
+   */
+  | { op: 'resend'; session: string; via?: 'followup' | 'inject' }
+  /**
+   * Enter an initiator boundary for the live agent (`ctx.agents.withInitiator(agent, …)`) and perform
+   * `ops` in order inside it, each awaited — creations, inputs, owner and factory unloads, even the
+   * process's own shutdown or restart (§8, §9 130–138). Inside, `currentInitiator()` must be the
+   * agent before and after every awaited operation; a disagreement is marked for the checkers.
+   */
+  | { op: 'boundary'; session: string; ops: Operation[] }
   | { op: 'runMaintenance'; session: string; steps?: number }
   | { op: 'whenIdle'; session: string }
   | { op: 'abortSignal'; signal: string }
@@ -110,7 +123,7 @@ export type Operation =
 /** Every operation kind. */
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
-  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register',
+  'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend', 'boundary',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -119,8 +132,32 @@ export interface ActorSpec {
   ops: Operation[]
 }
 
+/**
+ * Header fields of a session on the persisted disk (§1.2, §9 45–46): a resume must restore them
+ * exactly, and a session persisted without `cwd` resumes with `header.cwd === undefined`.
+ */
+export interface PersistedHeaderSpec {
+  cwd?: string
+  parentSession?: string
+  seedLength?: number
+  origin?: 'subagent'
+  delegationDepth?: number
+  agentPreset?: string
+}
+
+/** The header fields a persisted session may carry, with their types. */
+export const PERSISTED_HEADER_FIELDS: Readonly<Record<keyof PersistedHeaderSpec, 'string' | 'number'>> = {
+  cwd: 'string', parentSession: 'string', seedLength: 'number', origin: 'string', delegationDepth: 'number', agentPreset: 'string',
+}
+
 /** The environment the program runs in. */
 export interface EnvironmentSpec {
+  /**
+   * Check the ownership queries after every event: each live agent created through a live parent's
+   * context is owned by it (`isOwnedBy`) and is not a root; no live agent owns itself. A mismatch is
+   * marked in the trace (`ownership: …`) for the checkers (§9 5, 6).
+   */
+  ownership?: boolean
   /** Root-level (untagged) listeners. */
   listeners?: ListenerSpec[]
   /** Effects registered on the root fiber or on a named owner fiber before the actors start. */
@@ -133,7 +170,7 @@ export interface EnvironmentSpec {
    * Sessions already on the persisted disk before the run, as raw events (for resume of logs with
    * invalid splices). Each is `{ id, events: [{type, data}] }`; seq and time are filled in.
    */
-  persisted?: Array<{ id: string; events: Array<{ type: string; data: unknown }> }>
+  persisted?: Array<{ id: string; events: Array<{ type: string; data: unknown }>; header?: PersistedHeaderSpec }>
   /**
    * Behaviours played when the process mints an agent's scope fiber (the process's `scopeCreated`
    * hook, synchronously inside scope minting): each plays its action at most `times` times (default
@@ -228,6 +265,11 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
     fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
   }
   if (o.op === 'remove' && o.which !== undefined && !WHICH.includes(o.which)) fail(`${path}.which`, `expected one of ${WHICH.join('|')}, got ${JSON.stringify(o.which)}`)
+  if (o.op === 'boundary') {
+    if (!Array.isArray(o.ops)) fail(`${path}.ops`, 'expected an array of operations')
+    o.ops.forEach((nested: unknown, i: number) => validateOperation(nested, `${path}.ops[${i}]`))
+  }
+  if (o.op === 'resend' && o.via !== undefined && o.via !== 'followup' && o.via !== 'inject') fail(`${path}.via`, `expected followup|inject, got ${JSON.stringify(o.via)}`)
 }
 
 /** Validate a parsed program; throws a {@link ProgramError} naming the bad field. */
@@ -275,6 +317,14 @@ export function validateProgram(p: unknown): asserts p is Program {
         if (!isObject(e)) fail(`.env.persisted[${i}].events[${j}]`, 'expected {type, data}')
         str(e.type, `.env.persisted[${i}].events[${j}].type`)
       })
+      if (s.header !== undefined) {
+        if (!isObject(s.header)) fail(`.env.persisted[${i}].header`, 'expected an object of header fields')
+        for (const [key, value] of Object.entries(s.header)) {
+          const type = (PERSISTED_HEADER_FIELDS as Record<string, string>)[key]
+          if (!type) fail(`.env.persisted[${i}].header.${key}`, `unknown header field; expected one of ${Object.keys(PERSISTED_HEADER_FIELDS).join(', ')}`)
+          if (typeof value !== type) fail(`.env.persisted[${i}].header.${key}`, `expected a ${type}, got ${JSON.stringify(value)}`)
+        }
+      }
     })
   }
   if (env.minting !== undefined) {

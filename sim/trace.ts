@@ -58,7 +58,11 @@ export type TraceEntry =
       inbox?: InboxSnapshot
     }
   /** A session published with history (resumed or seeded): its durable log and restored inbox at `session/created`. */
-  | { k: 'resumed'; i: number; d: number; id: string; inbox: InboxSnapshot; events: readonly { type: string; seq: number; data: unknown }[]; world: number }
+  | {
+      k: 'resumed'; i: number; d: number; id: string; inbox: InboxSnapshot; events: readonly { type: string; seq: number; data: unknown }[]; world: number
+      /** The restored header, recorded for a session the program persisted with header fields (`env.persisted[].header`). */
+      header?: Readonly<Record<string, unknown>>
+    }
   | { k: 'warn'; i: number; d: number; message: string; world: number }
   | {
       k: 'mark'; i: number; d: number; label: string; world: number

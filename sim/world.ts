@@ -16,6 +16,7 @@ import type { PersistedSession } from '../core/persistence.js'
 import type { ProcessFactory, ProcessHandle } from '../core/process.js'
 import { Behaviours } from './behaviours.js'
 import { Operations } from './operations.js'
+import { OWNERSHIP_MARK, probeOwnership } from './ownership-probe.js'
 import type { Program } from './program.js'
 import { actorOfLabel } from './ports.js'
 import type { SchedulerPort } from './ports.js'
@@ -81,7 +82,7 @@ export class World {
     this.operations = new Operations(this)
     for (const persisted of this.program.env?.persisted ?? []) {
       this.disk.set(persisted.id, {
-        header: Object.freeze({ version: 0, id: persisted.id, createdAt: 0 }),
+        header: Object.freeze({ version: 0, id: persisted.id, createdAt: 0, ...persisted.header }),
         events: persisted.events.map((e, seq) => Object.freeze({ type: e.type, seq, time: 0, data: e.data as never })),
       })
     }
@@ -241,14 +242,18 @@ export class World {
           k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
           ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
         })
+        if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
           const session = a as Session
           const agent = this.ctx.agents.get(id)
+          // The restored header only for a session the program persisted with one (§9 45–46).
+          const declared = this.program.env?.persisted?.some((p) => p.id === id && p.header !== undefined)
           this.trace.add({
             k: 'resumed', id, world: generation,
             inbox: agent ? inboxSnapshot(agent) : { nextTurn: [], nextStep: [] },
             events: session.events.map((e) => ({ type: e.type, seq: e.seq, data: e.data })),
+            ...(declared ? { header: { ...session.header } } : {}),
           })
         }
       }) as never)

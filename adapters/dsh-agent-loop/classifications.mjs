@@ -100,6 +100,14 @@ const OWNER_UNLOAD_SEEN_LATE = {
 /** Rules, most specific first. */
 export const CLASSIFICATIONS = [
   {
+    key: 'AGENT-TEARDOWN-TEST 114',
+    match: /were pending when teardown was requested and still are at agent\/disposed/,
+    get verdict() { return TEARDOWN_IN_OBSERVER.verdict },
+    get title() { return TEARDOWN_IN_OBSERVER.title },
+    get reading() { return TEARDOWN_IN_OBSERVER.reading },
+    confirm: (entries, violation) => TEARDOWN_IN_OBSERVER.confirm(entries, violation),
+  },
+  {
     key: 'AGENT-TEARDOWN-TEST 107',
     match: /turn\/start appended after handle\.dispose\(\) began/,
     ...WAKE_DURING_TEARDOWN,
@@ -227,6 +235,53 @@ export const CLASSIFICATIONS = [
 ]
 
 /** Kit fixes made while certifying upstream (described in REPORT.md; none of them can fail now). */
+/** The reading of the D17 divergence (shared by the run rule of 98 and its directed cases). */
+const D17 = {
+  verdict: 'divergence',
+  title: 'D17 — an owner-fiber unload that starts after another trigger does not join the teardown',
+}
+
+const TEARDOWN_IN_OBSERVER = {
+  verdict: 'upstream',
+  title: 'a teardown requested from inside a session/event observer cannot clear the inbox (its clear is a reentrant append) (§12 Q4)',
+  /** The run shows: a dispose invoked from inside a session/event listener, then agent/disposed of that id. */
+  confirm(entries, violation) {
+    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+    const inline = entries.find((e) => e.k === 'invoke' && e.spec?.op === 'dispose' && e.spec.session === id && / from /.test(e.what))
+    const mark = inline && [...entries].reverse().find((e) => e.k === 'mark' && e.i < inline.i && /listener:session\/event/.test(e.label))
+    const disposed = inline && entries.find((e) => e.k === 'event' && e.name === 'agent/disposed' && e.id === id && e.i > inline.i)
+    return mark && disposed ? `teardown of "${id}" was requested from inside a session/event observer (${mark.label} #${mark.i}, ${inline.what} #${inline.i}); agent/disposed (#${disposed.i}) came with the pending items never canceled` : undefined
+  },
+  reading: [
+    'Upstream bug, the hazard §12 Q4 describes (`@deepseek-ai/dsh-agent-loop` 0.1.0-rc.8). The teardown closure of',
+    '`AgentLoop.prepare()` starts with `machine.cancel({kind:\'disposed\'})`, whose synchronous `inbox.clear()` appends',
+    'the `canceled` splices. Requested from inside a `session/event` observer (here: of the splice an inject just',
+    'wrote), that append reenters the session\'s publication and fails with `session append cannot reenter while',
+    'another append is being published`. Depending on who awaits it, the teardown then either rejects with that error',
+    '(the directed case: `handle.dispose()` awaited inside the observer) or resolves with the pending items never',
+    'canceled (the program: the dispose is not awaited; `agent/disposed` comes with them still pending, §9 114). The',
+    'contract decides (§12 Q4, Suite MUST): a teardown requested from inside any dispatch, `session/event` observers',
+    'included, still resolves and completes every step of §5.1 — the inbox clear included — and nothing is appended',
+    'after it resolved. The kit\'s reference defers the clear until the driver is quiescent and passes both. A fix',
+    'upstream: defer (or retry after the publication unwinds) a reentrant clear in the teardown.',
+  ].join('\n'),
+}
+
+/**
+ * Readings of directed-case failures: matched on the clause, the case title and the failure
+ * message (a case is deterministic; its rerun must fail the same way).
+ */
+export const CASE_CLASSIFICATIONS = [
+  { key: 'AGENT-PREPARE-PUBLISH 60', caseTitle: /session\/created listener disposing the owner/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
+  { key: 'AGENT-PREPARE-PUBLISH 61', caseTitle: /session-start listener disposing the owner/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
+  { key: 'AGENT-TEARDOWN-TEST 93', caseTitle: /reentrant owner teardown from the first session\/created listener/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
+  { key: 'AGENT-TEARDOWN-TEST 94', caseTitle: /reentrant owner teardown from the first agent\/created listener/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
+  { key: 'AGENT-TEARDOWN-TEST 98', caseTitle: /concurrent with owner unload|D17: whichever owner triggers/, match: /may resolve while/, ...D17, reading: CLASSIFICATIONS.find((r) => r.key === 'AGENT-TEARDOWN-TEST 98').reading },
+  { key: 'AGENT-TEARDOWN-TEST 110', caseTitle: /a waking send that lands after disposal began/, match: /!==/, ...WAKE_DURING_TEARDOWN },
+  { key: 'AGENT-TEARDOWN-TEST 111', caseTitle: /an idle listener that re-sends during disposal/, match: /livelock|after dispose\(\) resolved/, ...WAKE_DURING_TEARDOWN },
+  { key: 'AGENT-TEARDOWN-TEST 114', caseTitle: /Q4: teardown requested from inside a session\/event observer/, match: /session append cannot reenter/, ...TEARDOWN_IN_OBSERVER },
+]
+
 export const KIT_FIXES = [
   {
     title: 'Events of a detached agent were attributed to its successor (misreported as AGENT-RUNTIME-SCOPE 22)',
@@ -242,13 +297,34 @@ export const KIT_FIXES = [
     ].join('\n'),
   },
   {
-    title: 'Kit-level clauses were reported "unit-tested in the kit" for a process adapter',
+    title: 'Two thirds of the contract were never checked on a process adapter (121 of 179 clauses unchecked)',
     text: [
-      'certify marked the clauses about the store, registry, inbox operations, initiator scope and sessions (71–92,',
-      '116–122, 126, 129–138, 170–176) as `unit` whenever no run covered them, because a factory adapter runs on the',
-      'kit\'s own implementations of those. A process adapter brings its own (here upstream\'s `SessionStore`,',
-      '`AgentRegistry`, `Inbox`), which the kit\'s unit tests say nothing about. Fix: `conformance/suite.ts` reports',
-      'them `unchecked` for a process adapter (README updated).',
+      'The directed cases ran only in the kit\'s in-process harness, and the clauses about the store, registry, inbox',
+      'operations, initiator scope and sessions (71–92, 116–122, 126, 129–138, 170–176) were only unit-tested against',
+      'the kit\'s own implementations. Fix: the cases moved to `conformance/cases/` and run through the process port',
+      '(`core/process.ts`) on any runtime; new cases check the kit-level clauses through `ctx.sessions`, `ctx.agents`,',
+      '`agent.inbox`, `withInitiator` and events; what the port cannot reach is an optional capability in `supports`',
+      '(`conformance/capabilities.ts`). This certificate went from 58 to 178 checked clauses; the one left unchecked says why.',
+    ].join('\n'),
+  },
+  {
+    title: 'Directed cases that assumed the kit\'s own shapes (found running them on upstream)',
+    text: [
+      'Three cases failed on upstream for reasons the contract does not state: 44 compared the model request\'s',
+      'messages with `session.deriveMessages()` element by element (upstream derives full messages; the kit\'s model',
+      'seam sends role and text), 159 required that no other event type appear between the ones it names (upstream',
+      'logs `request/header`/`request/context`, D11), and 174 seeded `user/message` events without an id (upstream',
+      'validates known event types). Fix: 44 compares role and text, 159 orders only the events it names, 174 seeds a',
+      'neutral event type; the reference and the kit-as-process still pass and every mutant is still caught.',
+    ].join('\n'),
+  },
+  {
+    title: 'Processes booted by directed cases were never released (the simulated runs after them stalled)',
+    text: [
+      'A case does not shut its processes down; the upstream processes it left (hooks on the cordis root, a patched',
+      '`crypto.randomUUID`, enabled AsyncLocalStorages) made the simulated programs that follow crawl. Fix: `certify`',
+      'abandons every process a case booted once the case settles, and runs each case under the livelock guard (a',
+      'case whose process loops through model calls fails with "livelock" instead of freezing the certificate).',
     ].join('\n'),
   },
   {

@@ -50,7 +50,11 @@ export function createAdapter(options = {}) {
   return {
     name: invariants ? `${name} (+invariants)` : name,
     version,
-    supports: { resume: true, queue: false, ...options.supports },
+    // Capabilities of this process (conformance/capabilities.ts): upstream's logger forwards
+    // contained failures with the thrown value, the in-memory persistence reports its loads, and a
+    // process boots without persistence, and dsh-agent exports agentEvents. Upstream has no hook at
+    // scope minting (`scopeMinting`).
+    supports: { resume: true, queue: false, warnings: true, preparations: true, noPersistence: true, agentEvents: true, ...options.supports },
     process: (services) => bootProcess(services, {
       factoryPlugin,
       factoryConfig: options.factoryConfig ?? { agents: [] },

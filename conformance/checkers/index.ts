@@ -10,6 +10,7 @@ import { analyse } from './analysis.js'
 import { checkAtomic } from './atomic.js'
 import { checkCreation } from './creation.js'
 import { checkInbox } from './inbox.js'
+import { checkKitLevel } from './kit-level.js'
 import { checkLedger } from './ledger.js'
 import { checkLiveness } from './liveness.js'
 import { checkRegistry } from './registry.js'
@@ -29,7 +30,7 @@ export function checkRun(program: Program, trace: Trace, outcome: RunOutcome): V
   const a = analyse(trace, program)
   const all = [
     ...checkCreation(a), ...checkAtomic(a), ...checkRegistry(a), ...checkTeardown(a), ...checkInbox(a), ...checkRuntime(a),
-    ...checkLedger(a), ...checkSplices(a), ...checkWake(a), ...checkTriggers(a), ...checkLiveness(a, outcome),
+    ...checkLedger(a), ...checkSplices(a), ...checkWake(a), ...checkTriggers(a), ...checkKitLevel(a), ...checkLiveness(a, outcome),
   ]
   return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
 }

@@ -87,6 +87,13 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
     return hangs ? undefined : { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
   }
   if (kind === 'runMaintenance') return undefined
+  if (kind === 'boundary') {
+    // A boundary waits on the operation nested in it that has not ended: judge that one.
+    const ended = new Set(a.entries.filter((e) => e.k === 'outcome' && e.actor === actor).map((e) => e.k === 'outcome' ? e.what : ''))
+    const nested = a.entries.filter((e) => e.k === 'invoke' && e.actor === actor && e.what.includes(` in ${op}#`) && !ended.has(e.what)).at(-1)
+    if (nested && nested.k === 'invoke') return unjustified(a, actor, nested.what.slice(0, nested.what.indexOf(' in ')), waitingOn)
+    return undefined
+  }
   return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5 and §12 Q8 in docs/clauses.md)' }
 }
 

@@ -4,37 +4,10 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { caseTitle } from '../../core/cases/harness.js'
-import type { DirectedCase, InstallFactory } from '../../core/cases/harness.js'
-import type { Model, RootServices } from '../../core/contract.js'
-
-/**
- * Wrap `install` so a livelocking factory cannot freeze the process: a mutant can loop through
- * turns on microtasks only (e.g. an idle listener re-sending to an agent that is never torn down),
- * which starves the timers a hang detector relies on. Every world's `checkpoint` and model calls
- * are counted; past `budget` they never settle, the loop stops, and the case times out. The
- * wrapper returns the original promises otherwise, so timing is unchanged (a correct factory never
- * comes near the budget: the reference passes every case through it).
- */
-export function guardLivelock(install: InstallFactory, budget: number, tripped: { value: boolean }): InstallFactory {
-  return (ctx) => {
-    const services = ctx.services as { -readonly [K in keyof RootServices]: RootServices[K] }
-    let calls = 0
-    const over = (): boolean => {
-      if (++calls <= budget) return false
-      tripped.value = true
-      return true
-    }
-    const checkpoint = services.checkpoint
-    services.checkpoint = (label) => (over() ? new Promise<void>(() => undefined) : checkpoint(label))
-    const model = services.model
-    if (model) {
-      const guarded: Model = { call: (request) => (over() ? new Promise(() => undefined) : model.call(request)) }
-      services.model = guarded
-    }
-    return install(ctx)
-  }
-}
+import { guardLivelock } from '../cases/guard.js'
+import { caseTitle } from '../cases/harness.js'
+import type { CaseTarget, DirectedCase } from '../cases/harness.js'
+import { caseSkipReason } from '../suite.js'
 
 /**
  * Directed cases do not shut their worlds down, and a failing or hanging case never could; each
@@ -75,14 +48,18 @@ export interface RunDirectedOptions {
   readonly budget?: number
 }
 
-/** Run every case in order against `install`; returns the failures (empty = every case passed). */
-export async function runDirected(install: InstallFactory, cases: readonly DirectedCase[], options: RunDirectedOptions = {}): Promise<CaseFailure[]> {
+/**
+ * Run every case in order against `target`; returns the failures (empty = every case passed). A
+ * case needing a capability the target lacks is not run.
+ */
+export async function runDirected(target: CaseTarget, cases: readonly DirectedCase[], options: RunDirectedOptions = {}): Promise<CaseFailure[]> {
   const timeoutMs = options.timeoutMs ?? 1_000
   const failures: CaseFailure[] = []
   const storages = trackInitiatorStorages()
   try {
     for (const c of cases) {
-      const failure = await runOne(c, install, timeoutMs, options.budget ?? 5_000)
+      if (caseSkipReason(c, target.supports) !== undefined) continue
+      const failure = await runOne(c, target, timeoutMs, options.budget ?? 5_000)
       storages.release()
       if (failure) failures.push(failure)
     }
@@ -93,10 +70,10 @@ export async function runDirected(install: InstallFactory, cases: readonly Direc
   return failures
 }
 
-async function runOne(c: DirectedCase, install: InstallFactory, timeoutMs: number, budget: number): Promise<CaseFailure | undefined> {
+async function runOne(c: DirectedCase, target: CaseTarget, timeoutMs: number, budget: number): Promise<CaseFailure | undefined> {
   const title = caseTitle(c)
   const tripped = { value: false }
-  const guarded = guardLivelock(install, budget, tripped)
+  const guarded: CaseTarget = { ...target, process: guardLivelock(target.process, budget, tripped) }
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs) })
   try {

@@ -6,8 +6,9 @@
  * The clause-checker suite extends this file later (each entry's `expectedClauses`).
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { DIRECTED_CASES } from '../../core/cases/index.js'
+import { DIRECTED_CASES } from '../cases/index.js'
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapter.js'
+import { caseTarget } from '../suite.js'
 import { runDirected } from './directed.js'
 import type { CaseFailure } from './directed.js'
 import { MUTANTS } from './index.js'
@@ -28,14 +29,14 @@ describe('mutant gallery: directed cases', () => {
   })
 
   it('the reference adapter passes every directed case', async () => {
-    const failures = await runDirected(normalizeAdapter(REFERENCE_ADAPTER).installFactory, DIRECTED_CASES)
+    const failures = await runDirected(caseTarget(normalizeAdapter(REFERENCE_ADAPTER)), DIRECTED_CASES)
     expect(failures).toEqual([])
   }, 120_000)
 
   for (const m of MUTANTS) {
     const expected = m.caughtByDirected !== false
     it(`${m.file} (${m.catalog}) ${expected ? 'is caught' : 'is kept (not caught by a directed case)'}`, async () => {
-      const failures = await runDirected(normalizeAdapter(m.adapter, m.file).installFactory, DIRECTED_CASES)
+      const failures = await runDirected(caseTarget(normalizeAdapter(m.adapter, m.file)), DIRECTED_CASES)
       caughtBy.set(m.file, failures)
       if (expected) expect(failures.length, `${m.file} (${m.adapter.reproduces}) passed every directed case`).toBeGreaterThan(0)
     }, 300_000)

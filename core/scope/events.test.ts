@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'vitest'
-import { gate, settle } from '../cases/harness.js'
+import { gate, settle } from '../gates.js'
 import type { Agent, AgentStatus, Context, PreStepDecision, PreStepPayload, Session } from '../contract.js'
 import { createRoot } from '../root.js'
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'vitest'
-import { gate, settle } from '../cases/harness.js'
+import { gate, settle } from '../gates.js'
 import type { Agent, FiberState } from '../contract.js'
 import { createRoot } from '../root.js'
 import { FiberImpl } from './fiber.js'

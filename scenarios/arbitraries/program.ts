@@ -286,6 +286,12 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     remove: () => fc.record({ session, which: maybe(fc.constant('last' as const), 2) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op: 'remove', ...rest })),
     register: () => session.map((s): Operation => ({ op: 'register', session: s })),
+    boundary: () => fc.record({
+      session,
+      ops: depth > 0 ? fc.array(operationArbitrary(options, depth - 1), { minLength: 1, maxLength: 2 }) : fc.constant([] as Operation[]),
+    }, { noNullPrototype: true }).map((rest): Operation => ({ op: 'boundary', ...rest })),
+    resend: () => fc.record({ session, via: maybe(fc.constant('inject' as const), 2) }, { noNullPrototype: true })
+      .map((rest): Operation => compact({ op: 'resend', ...rest })),
     abortSignal: () => signalArbitrary(options).map((signal): Operation => ({ op: 'abortSignal', signal })),
     unloadOwner: () => ownerArbitrary(options).map((owner): Operation => ({ op: 'unloadOwner', owner })),
     unloadFactory: () => fc.constant<Operation>({ op: 'unloadFactory' }),
@@ -298,7 +304,7 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
   }
   // Process-wide operations end most of a run's interest, so they are drawn less often.
   // A registered stub holds its id for the rest of the process, so it is drawn rarely too.
-  const weight: Partial<Record<OperationKind, number>> = { create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, register: 1 }
+  const weight: Partial<Record<OperationKind, number>> = { create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, register: 1, boundary: 1 }
   return fc.oneof(...o.operations.map((kind) => ({ arbitrary: byKind[kind](), weight: weight[kind] ?? 2 })))
 }
 

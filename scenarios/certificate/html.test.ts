@@ -7,28 +7,29 @@ import { describe, expect, it } from 'vitest'
 import type { ClauseResult, Report } from '../../conformance/suite.js'
 import { program, actor, create, on, act, unloadOwner } from '../build.js'
 import { buildTimeline } from '../timeline/lanes.js'
+import { DEFAULT_SUPPORTS } from '../../conformance/adapter.js'
 import { failureAnchor, renderCertificateHtml } from './html.js'
 
 const PROGRAM = program([actor('a1', create('s1'))], { listeners: [on('session/created', act(unloadOwner('a1')))] })
 const size = { actors: 1, operations: 2, behaviours: 1, decisions: 4, preemptions: 0 }
 
 const clauses: ClauseResult[] = [
-  { key: 'AGENT-FACTORY-SEAM 1', group: 'AGENT-FACTORY-SEAM', clause: 1, title: 'create with no factory <rejects>', status: 'pass', checks: 1 },
-  { key: 'AGENT-REGISTRY-LIFECYCLE 79', group: 'AGENT-REGISTRY-LIFECYCLE', clause: 79, title: 'no agent/disposed for a never-announced entry', status: 'fail', checks: 585,
+  { key: 'AGENT-FACTORY-SEAM 1', group: 'AGENT-FACTORY-SEAM', clause: 1, title: 'create with no factory <rejects>', status: 'pass', checks: 1, checkedBy: ['case'] },
+  { key: 'AGENT-REGISTRY-LIFECYCLE 79', group: 'AGENT-REGISTRY-LIFECYCLE', clause: 79, title: 'no agent/disposed for a never-announced entry', status: 'fail', checks: 585, checkedBy: ['case', 'checker'],
     failure: {
       message: '"s1": agent/disposed for an entry whose announcement never began', via: 'directed program', programName: 'reentrant', program: PROGRAM,
       strategy: 'random seed=0 run=0', seed: 0, decisions: 4, runFile: 'out/x-shrunk.json', replay: 'npx dsh-kit replay out/x-shrunk.json --adapter ./a.mjs',
       shrink: { shrunk: true, runs: 15, before: { ...size, operations: 3, actors: 2, decisions: 8 }, after: size, original: { program: PROGRAM, decisions: 8, runFile: 'out/x.json', replay: 'npx dsh-kit replay out/x.json --adapter ./a.mjs' } },
     } },
-  { key: 'AGENT-TEARDOWN-TEST 93', group: 'AGENT-TEARDOWN-TEST', clause: 93, title: 'reentrant owner teardown', status: 'fail', checks: 1,
+  { key: 'AGENT-TEARDOWN-TEST 93', group: 'AGENT-TEARDOWN-TEST', clause: 93, title: 'reentrant owner teardown', status: 'fail', checks: 1, checkedBy: ['case'],
     failure: { message: 'expected [a] got [b]', via: 'directed case', caseTitle: 'case 93', replay: 'npx dsh-kit certify --only "AGENT-TEARDOWN-TEST 93"' } },
-  { key: 'X-SESSION 170', group: 'X-SESSION', clause: 170, title: 'sessions', status: 'kit', checks: 0 },
+  { key: 'AGENT-INITIATOR-DRAIN 136', group: 'AGENT-INITIATOR-DRAIN', clause: 136, title: 'cross-realm', status: 'unchecked', checks: 0, checkedBy: [], reason: 'needs capability scopeMinting' },
   // A field this renderer does not know (another version of the report): shown as how it was checked.
-  { key: 'AGENT-CREATE-RESUME 45', group: 'AGENT-CREATE-RESUME', clause: 45, title: 'resume x', status: 'unchecked', checks: 0, ...{ why: 'needs a process restart the adapter cannot do' } } as ClauseResult,
+  { key: 'AGENT-CREATE-RESUME 45', group: 'AGENT-CREATE-RESUME', clause: 45, title: 'resume x', status: 'unchecked', checks: 0, checkedBy: [], ...{ why: 'needs a process restart the adapter cannot do' } } as ClauseResult,
 ]
 
 const REPORT: Report = {
-  suite: { version: '0.1.0' }, adapter: { name: 'my-loop', version: '1.2.3', supports: { resume: true, queue: false, rejectsSendBeforePublication: false }, module: './a.mjs' },
+  suite: { version: '0.1.0' }, adapter: { name: 'my-loop', version: '1.2.3', supports: { ...DEFAULT_SUPPORTS }, module: './a.mjs' },
   profile: 'quick', seed: 7, runs: 584, directedCases: 135, durationMs: 4200, clauses, complete: true, units: { planned: 719, ran: 719 }, passed: false,
   failing: ['AGENT-REGISTRY-LIFECYCLE 79', 'AGENT-TEARDOWN-TEST 93'],
 }
@@ -53,7 +54,7 @@ describe('renderCertificateHtml', () => {
     expect(html).toContain('<td class="title">create with no factory &lt;rejects&gt;</td>')
     expect(html).toMatch(/data-key="AGENT-FACTORY-SEAM 1">.*<span class="status pass">pass<\/span>.*<td class="how">1 directed case<\/td><td class="checks">1<\/td>/)
     expect(html).toMatch(/data-key="AGENT-REGISTRY-LIFECYCLE 79">.*<td class="how">1 directed case and trace checkers on 584 simulated runs<\/td><td class="checks">585<\/td>/)
-    expect(html).toMatch(/data-key="X-SESSION 170">.*<span class="status kit">unit<\/span>.*unit-tested in the kit/)
+    expect(html).toMatch(/data-key="AGENT-INITIATOR-DRAIN 136">.*<span class="status unchecked">unchecked<\/span>.*<td class="how">needs capability scopeMinting<\/td>/)
     expect(html).toMatch(/data-key="AGENT-CREATE-RESUME 45">.*<span class="status unchecked">unchecked<\/span>.*<td class="how">needs a process restart the adapter cannot do<\/td>/)
   })
 

@@ -38,10 +38,10 @@ export function failureAnchor(key: string): string {
   return `failure-${key.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`
 }
 
-const STATUS_LABEL: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', kit: 'unit', unchecked: 'unchecked' }
+const STATUS_LABEL: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: 'unchecked' }
 
 /** Fields of a clause the page renders itself; any other is shown as extra "how checked" detail. */
-const KNOWN_FIELDS = new Set(['key', 'group', 'clause', 'title', 'status', 'checks', 'failure'])
+const KNOWN_FIELDS = new Set(['key', 'group', 'clause', 'title', 'status', 'checks', 'failure', 'checkedBy', 'reason', 'caseFailure'])
 
 const CSS = `
 *{box-sizing:border-box}
@@ -105,12 +105,15 @@ function extraValue(value: unknown): string {
 function howChecked(c: ClauseResult, report: Report): string {
   const extra = Object.entries(c).filter(([k, v]) => !KNOWN_FIELDS.has(k) && v !== undefined && v !== null && v !== '')
   if (extra.length > 0) return extra.map(([k, v]) => (typeof v === 'string' && extra.length === 1 ? esc(v) : `${esc(k)}: ${esc(extraValue(v))}`)).join('<br>')
-  if (c.status === 'kit') return 'unit-tested in the kit (core/): the kit\'s own store, registry, inbox or initiator code, which every factory adapter runs on'
-  if (c.status === 'unchecked') return 'no directed case and no trace checker of this certification covers it'
+  if (c.status === 'unchecked') return esc(c.reason ?? 'no directed case and no trace checker of this certification covers it')
   if (c.group === 'X-RUN') return `every simulated run (${report.runs})`
   const byChecker = CHECKED_CLAUSES.includes(c.clause)
   const cases = byChecker ? Math.max(0, c.checks - report.runs) : c.checks
-  const parts = [...(cases > 0 ? [`${cases} directed case${cases === 1 ? '' : 's'}`] : []), ...(byChecker ? [`trace checkers on ${report.runs} simulated runs`] : [])]
+  const parts = [
+    ...(cases > 0 ? [`${cases} directed case${cases === 1 ? '' : 's'}`] : []),
+    ...((c.checkedBy ?? []).includes('program') ? ['directed programs aimed at it'] : []),
+    ...(byChecker ? [`trace checkers on ${report.runs} simulated runs`] : []),
+  ]
   return parts.join(' and ') || 'not checked'
 }
 
@@ -127,7 +130,7 @@ function clauseTable(report: Report): string {
   for (const group of [...new Set(report.clauses.map((c) => c.group))]) {
     const inGroup = report.clauses.filter((c) => c.group === group)
     const n = (s: ClauseResult['status']): number => inGroup.filter((c) => c.status === s).length
-    const summary = [`${n('pass')} pass`, `${n('fail')} fail`, ...(n('kit') ? [`${n('kit')} unit`] : []), ...(n('unchecked') ? [`${n('unchecked')} unchecked`] : [])].join(', ')
+    const summary = [`${n('pass')} pass`, `${n('fail')} fail`, ...(n('unchecked') ? [`${n('unchecked')} unchecked`] : [])].join(', ')
     rows.push(`<tr class="group"><th colspan="5">${esc(group)}<span>${summary}</span></th></tr>`)
     for (const c of inGroup) rows.push(clauseRow(c, report))
   }
@@ -193,7 +196,7 @@ export function renderCertificateHtml(report: Report, options: CertificatePageOp
 <h1>${esc(title)}</h1>
 <table class="meta">${meta.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>
 </div><div class="verdict ${verdict}" id="verdict">${verdict}${why ? `<small>${esc(why)}</small>` : ''}</div></div>
-<div class="counts"><span class="count">${n('pass')} pass</span><span class="count">${n('fail')} fail</span><span class="count">${n('kit')} unit-tested in the kit</span><span class="count">${n('unchecked')} unchecked</span><span class="count">${report.clauses.length} clauses</span></div>
+<div class="counts"><span class="count">${n('pass')} pass</span><span class="count">${n('fail')} fail</span><span class="count">${n('unchecked')} unchecked</span><span class="count">${report.clauses.length} clauses</span></div>
 ${failures.length ? `<p class="failing">failing: ${failures.map((c) => `<a href="#${failureAnchor(c.key)}">${esc(c.key)}</a>`).join(', ')}</p>` : ''}
 <h2>Clauses</h2>
 ${clauseTable(report)}

@@ -8,7 +8,7 @@
  * @module
  */
 import { SessionPersistence, SessionPersistenceRevision } from '@deepseek-ai/dsh-session-persistence'
-import { interruptedTurnClosers } from '@deepseek-ai/dsh-session'
+import { interruptedTurnClosers, SessionPreparation } from '@deepseek-ai/dsh-session'
 
 /**
  * Add a listener straight into cordis' hook table of `root`: global (it hears every scope),
@@ -29,8 +29,9 @@ export function rawHook(root, name, callback, { prepend = true } = {}) {
 const notPersisted = (id) => new Error(`session "${id}" is not persisted`)
 
 /**
- * Persistence over the kit's disk. Config: `{ disk, beforeLoad?, root }` — `root` is the bare
- * cordis root whose hook table receives the write hooks.
+ * Persistence over the kit's disk. Config: `{ disk, beforeLoad?, afterLoad?, prepared?, root }` —
+ * `root` is the bare cordis root whose hook table receives the write hooks; `afterLoad` and
+ * `prepared` are the kit's `preparations` capability (a late preparation, and its release).
  */
 export class MemoryPersistence extends SessionPersistence {
   static inject = ['sessions']
@@ -40,6 +41,8 @@ export class MemoryPersistence extends SessionPersistence {
     super(ctx)
     this.disk = config.disk
     this.beforeLoad = config.beforeLoad
+    this.afterLoad = config.afterLoad
+    this.prepared = config.prepared
     this.revision = 0
     this.removers = [
       rawHook(config.root, 'session/created', (session) => {
@@ -73,7 +76,12 @@ export class MemoryPersistence extends SessionPersistence {
   async prepare(id, signal) {
     signal?.throwIfAborted()
     if (this.beforeLoad) await this.beforeLoad(id, signal)
-    return super.prepare(id, signal)
+    const preparation = await super.prepare(id, signal)
+    if (!this.prepared && !this.afterLoad) return preparation
+    // Report the hand-out and the release to the kit (capability `preparations`).
+    const released = this.prepared?.(id)
+    if (this.afterLoad) await this.afterLoad(id)
+    return SessionPreparation.create(preparation.session, { release: () => { released?.(); preparation[Symbol.dispose]() } })
   }
 
   /** The persisted log, with an interrupted tail balanced (the `load` contract of the seam). */

@@ -7,9 +7,10 @@
  * @module
  */
 import { Context } from '@deepseek-ai/cordis'
-import { AgentRegistry } from '@deepseek-ai/dsh-agent'
+import { AgentRegistry, agentEvents } from '@deepseek-ai/dsh-agent'
 import { LlmRuntime } from '@deepseek-ai/dsh-llm'
 import { SessionStore } from '@deepseek-ai/dsh-session'
+import { createScope, scopeOf } from '@deepseek-ai/dsh-scope'
 import { SystemPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { ToolRuntime } from '@deepseek-ai/dsh-tools'
 import { followUpTool, KitModelAdapter } from './model.mjs'
@@ -44,13 +45,28 @@ function patchRandomUUID(newId) {
   }
 }
 
+const REAL = Symbol('dsh-kit.real-context')
+
 /**
  * A context facade for the kit: the real cordis context of a fiber, except that `agents` and
  * `sessions` stay readable after that fiber unloaded (the kit reads the registries while and after
  * the process shuts down; cordis refuses service access through an inactive context). The
  * services behind it are the real upstream objects, reached through the context while it lives.
  */
+/**
+ * The contract's `ctx.createScope(key, name)`: upstream mints scopes with dsh-scope's
+ * `createScope(ctx, key)` (the name is a label the kit's own scopes keep; upstream has none).
+ * Minted from a scoped context, the new scope's parent is that scope (events flow up the chain).
+ */
+function mintScope(ctx, key) {
+  const real = unwrap(ctx)
+  const parent = scopeOf(real)
+  const scope = createScope(real, key ?? Symbol('scope'), parent === undefined ? {} : { parent })
+  return { ctx: facade(scope.ctx), dispose: () => scope.dispose() }
+}
+
 function facade(ctx) {
+  const mint = (key) => mintScope(ctx, key)
   let agents = ctx.agents
   let sessions = ctx.sessions
   const live = (name, fallback) => {
@@ -62,12 +78,20 @@ function facade(ctx) {
   }
   return new Proxy(ctx, {
     get(target, prop) {
+      if (prop === REAL) return target
       if (prop === 'agents') return (agents = live('agents', agents))
       if (prop === 'sessions') return (sessions = live('sessions', sessions))
+      if (prop === 'createScope') return mint
+      if (prop === 'scopeKey') return scopeOf(target)
       const value = Reflect.get(target, prop)
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
+}
+
+/** The real cordis context behind a facade (or the context itself). */
+function unwrap(ctx) {
+  return ctx?.[REAL] ?? ctx
 }
 
 /**
@@ -108,7 +132,9 @@ export async function bootProcess(services, options) {
     export: (record) => {
       if (!FORWARDED.has(record.type)) return
       const text = `[${record.name}] ${record.args.map(errorText).join(' ')}`
-      warn(text)
+      // The thrown value itself is the warning's error (capability `warnings`): cordis logs a
+      // contained listener or disposer failure with it among the arguments.
+      warn(text, record.args.find((arg) => arg instanceof Error) ?? record.args.find((arg) => typeof arg === 'object' && arg !== null))
       invariantViolated(text)
     },
   })
@@ -128,14 +154,20 @@ export async function bootProcess(services, options) {
       await ctx.plugin(SystemPrompt)
       await ctx.plugin(ToolRuntime)
       await ctx.plugin(AgentRegistry)
-      await ctx.plugin(MemoryPersistence, { disk: services.disk, beforeLoad: services.beforeLoad, root })
+      // Capability `noPersistence`: `services.persistence === false` boots without one.
+      if (services.persistence !== false) {
+        await ctx.plugin(MemoryPersistence, { disk: services.disk, beforeLoad: services.beforeLoad, afterLoad: services.afterLoad, prepared: services.prepared, root })
+      }
       await ctx.plugin({
         name: 'dsh-kit-model',
-        inject: ['llm', 'tools', 'sessionPersistence'],
+        inject: services.persistence === false ? ['llm', 'tools'] : ['llm', 'tools', 'sessionPersistence'],
         apply(modelCtx) {
-          persistence = modelCtx.sessionPersistence
+          if (services.persistence !== false) persistence = modelCtx.sessionPersistence
           modelCtx.llm.registerAdapter([provider], new KitModelAdapter(services.model))
           modelCtx.tools.register(followUpTool())
+          // Agents created without a provider/model route (a directed case passes its own agent
+          // options, or none) reach the kit's model: upstream's documented agent/request waterfall.
+          modelCtx.on('agent/request', (_payload, next) => next().then((config) => (config.provider && config.model ? config : { ...config, provider, model })))
         },
       })
       factoryFiber = ctx.plugin(factoryPlugin, factoryConfig)
@@ -166,6 +198,12 @@ export async function bootProcess(services, options) {
       }
       return owner
     },
+    /** dsh-scope's `createScope(ctx, key)` (upstream contexts have no `createScope` method). */
+    createScope: (via, key) => mintScope(via, key),
+    /** dsh-scope's `scopeOf(ctx)` (upstream contexts carry no `scopeKey`). */
+    scopeOf: (via) => scopeOf(unwrap(via)),
+    /** Capability `agentEvents`: upstream's own `agentEvents(ctx, agent).emit`. */
+    agentEvents: (via, agent) => agentEvents(unwrap(via), agent),
     unloadFactory: () => unloadOf(factoryFiber)(),
     shutdown: unloadOf(proc),
     abandon() {

@@ -41,7 +41,7 @@ const { runProgram } = await kit('sim/run.js')
 const { replay: strictReplay } = await kit('sim/strategies/index.js')
 const { checkRun } = await kit('conformance/checkers/index.js')
 const { printProgram } = await kit('scenarios/arbitraries/print.js')
-const { CLASSIFICATIONS, KIT_FIXES, ADAPTER_NOTES } = await import(pathToFileURL(join(HERE, 'classifications.mjs')).href)
+const { CLASSIFICATIONS, CASE_CLASSIFICATIONS, KIT_FIXES, ADAPTER_NOTES } = await import(pathToFileURL(join(HERE, 'classifications.mjs')).href)
 
 const report = JSON.parse(readFileSync(values.report, 'utf8'))
 const adapter = normalizeAdapter(await loadAdapter(join(KIT_ROOT, ADAPTER_SPEC)), ADAPTER_SPEC)
@@ -77,9 +77,9 @@ function replayCli(runRel) {
   return { out, reproduced: /^reproduced: /m.test(out) && !/different trace/.test(out) }
 }
 
-// 1. Every failing clause: shrink its counterexample, save it, replay it in a fresh process, classify it.
+// 1. Every clause failed by a simulated run: shrink its counterexample, save it, replay it in a fresh process, classify it.
 const failures = []
-for (const clause of report.clauses.filter((c) => c.status === 'fail')) {
+for (const clause of report.clauses.filter((c) => c.status === 'fail' && c.failure.via !== 'directed case')) {
   const f = clause.failure
   process.stderr.write(`report: ${clause.key}: shrinking ${f.runFile} …\n`)
   const file = readRunFile(f.runFile)
@@ -95,6 +95,26 @@ for (const clause of report.clauses.filter((c) => c.status === 'fail')) {
     classification: classify(clause.key, violation, shrunk.result.trace.entries),
     timeline: renderTrace(shrunk.result.trace, shrunk.result.decisions.decisions),
   })
+}
+
+// 1b. Every directed case that failed (alone, or next to a failing run): rerun it in a fresh process
+// (scripts/rerun-case.mjs), which must fail again with the same message, and classify it.
+const firstLine = (text) => String(text).split('\n')[0]
+function classifyCase(key, failure) {
+  for (const rule of CASE_CLASSIFICATIONS) {
+    if (rule.key === key && rule.caseTitle.test(failure.caseTitle) && rule.match.test(failure.message)) return { rule, evidence: `case "${failure.caseTitle}" fails with: ${firstLine(failure.message)}` }
+  }
+  return undefined
+}
+const caseFailures = []
+for (const clause of report.clauses) {
+  const f = clause.failure?.via === 'directed case' ? clause.failure : clause.caseFailure
+  if (!f) continue
+  const rerun = spawnSync(node, [join(HERE, 'scripts', 'rerun-case.mjs'), f.caseTitle], { cwd: KIT_ROOT, encoding: 'utf8' })
+  const out = `${rerun.stdout}${rerun.stderr}`.trim()
+  const reproduced = out.startsWith('failed: ') && firstLine(out.slice('failed: '.length)) === firstLine(f.message)
+  process.stderr.write(`report: ${clause.key}: case rerun ${reproduced ? 'reproduced' : 'DID NOT reproduce'}\n`)
+  caseFailures.push({ key: clause.key, title: clause.title, failure: f, out, reproduced, alone: clause.failure?.via === 'directed case', classification: classifyCase(clause.key, f) })
 }
 
 // 2. Findings kept from fuzzing (findings/*.json, shrunk run files): replay and classify each again.
@@ -148,12 +168,22 @@ push(
   '',
 )
 push('## Failures at a glance', '')
-if (failures.length === 0) push('None.', '')
-else {
+if (failures.length === 0 && caseFailures.length === 0) push('None.', '')
+if (failures.length > 0) {
   push('| clause | violation (shrunk run) | reading | replayed |', '| --- | --- | --- | --- |')
   for (const x of failures) {
     const reading = x.classification ? `${VERDICT[x.classification.rule.verdict]}: ${x.classification.rule.title}` : '**UNCLASSIFIED**'
     push(`| [${x.key}](#${slug(x.key)}) | ${x.violation.message.replace(/\|/g, '\\|')} | ${reading} | ${x.reproduced ? 'reproduced' : '**not reproduced**'} |`)
+  }
+  push('')
+}
+if (caseFailures.length > 0) {
+  push('Directed cases that failed (each rerun in a fresh process with `scripts/rerun-case.mjs`):', '')
+  push('| clause | directed case | failure | reading | rerun |', '| --- | --- | --- | --- | --- |')
+  for (const x of caseFailures) {
+    const rule = x.classification?.rule
+    const reading = rule ? `${VERDICT[rule.verdict]}: ${rule.title}` : '**UNCLASSIFIED**'
+    push(`| [${x.key}](#case-${slug(x.key)}) | ${x.failure.caseTitle.replace(/^[A-Z-]+ \d+: /, '').replace(/\|/g, '\\|')} | ${firstLine(x.failure.message).replace(/\|/g, '\\|')} | ${reading} | ${x.reproduced ? 'reproduced' : '**not reproduced**'} |`)
   }
   push('')
 }
@@ -165,13 +195,17 @@ push(
   'the kit\'s scripted model as an `LlmAdapter`, then `AgentLoop` with `{ agents: [] }`), driven and observed only',
   'through its public surface. So:',
   '',
+  '* every **directed case** ran against upstream through the process port (`core/process.ts`), the same cases that',
+  '  certify the kit\'s own runtime, including those of the store, registry, inbox operations, initiator scope and',
+  '  sessions (`ctx.sessions`, `ctx.agents`, `agent.inbox`, `withInitiator`, events). A case that needs a capability',
+  '  the adapter does not declare in `supports` (`conformance/capabilities.ts`) is skipped, and its clause is',
+  '  `unchecked` with that reason unless something else checks it;',
   '* every directed program (under the profile\'s schedules) and every seeded random program ran against upstream, with',
-  '  all trace checkers; a clause is `pass` when some checker covers it and no run violated it;',
-  '* the **directed cases are skipped**: they run in the kit\'s in-process harness, which builds the kit\'s own root',
-  '  (store, registry, scope) and cannot host a foreign runtime. Clauses only a directed case covers are `unchecked`',
-  '  here — an accepted limitation, not a pass;',
-  '* clauses about the store, registry, inbox operations, initiator scope and sessions are also `unchecked` unless a',
-  '  checker covers them: the kit\'s unit tests are about the kit\'s implementations, not upstream\'s.',
+  '  all trace checkers;',
+  '* a clause is `pass` when a case, program or checker checked it and nothing violated it; the kit\'s own unit',
+  '  tests never count. The table says per clause what checked it.',
+  '',
+  `Capabilities declared: ${Object.entries(report.adapter.supports).filter(([k, v]) => v === true && !['resume', 'queue', 'rejectsSendBeforePublication'].includes(k)).map(([k]) => `\`${k}\``).join(', ') || 'none'}; not declared: ${Object.entries(report.adapter.supports).filter(([k, v]) => v === false && !['resume', 'queue', 'rejectsSendBeforePublication'].includes(k)).map(([k]) => `\`${k}\``).join(', ') || 'none'}.`,
   '',
   '## Per-clause results',
   '',
@@ -183,11 +217,14 @@ for (const group of groups) {
   const unchecked = inGroup.filter((c) => c.status !== 'pass' && c.status !== 'fail').map((c) => c.clause)
   push(`**${group}** — ${checked.filter((c) => c.status === 'pass').length} pass, ${checked.filter((c) => c.status === 'fail').length} fail, ${unchecked.length} unchecked`, '')
   if (checked.length > 0) {
-    push('| # | clause | result | runs |', '| --- | --- | --- | --- |')
-    for (const c of checked) push(`| ${c.clause} | ${c.title.replace(/\|/g, '\\|')} | ${c.status === 'pass' ? 'pass' : `**[FAIL](#${slug(c.key)})**`} | ${c.checks} |`)
+    push('| # | clause | result | checked by | checks |', '| --- | --- | --- | --- | --- |')
+    for (const c of checked) {
+      const anchor = c.failure?.via === 'directed case' ? `case-${slug(c.key)}` : slug(c.key)
+      push(`| ${c.clause} | ${c.title.replace(/\|/g, '\\|')} | ${c.status === 'pass' ? 'pass' : `**[FAIL](#${anchor})**`} | ${(c.checkedBy ?? []).join(', ')} | ${c.checks} |`)
+    }
     push('')
   }
-  if (unchecked.length > 0) push(`Unchecked: ${unchecked.join(', ')}.`, '')
+  for (const c of inGroup.filter((x) => x.status !== 'pass' && x.status !== 'fail')) push(`Unchecked: ${c.clause} — ${c.reason ?? 'no case, program or checker covers it'}.`, '')
 }
 /** The detail section of one failing run. */
 function detail(x, heading, found) {
@@ -223,6 +260,30 @@ for (const x of failures) {
     `* found by ${x.original.via} "${x.original.programName}" (strategy \`${x.original.strategy}\`, seed ${x.original.seed}, ${x.original.decisions} decisions); shrunk from ${x.shrunk.before.actors} actors / ${x.shrunk.before.operations} operations / ${x.shrunk.before.decisions} decisions to ${x.shrunk.after.actors} / ${x.shrunk.after.operations} / ${x.shrunk.after.decisions} (${x.shrunk.runs} runs)`,
   ])
 }
+if (caseFailures.length > 0) {
+  push('## Directed-case failures', '')
+  for (const x of caseFailures) {
+    const rule = x.classification?.rule
+    push(
+      `### Case ${x.key}`,
+      '',
+      `*${x.title}*`,
+      '',
+      `**Reading: ${rule ? `${VERDICT[rule.verdict]} — ${rule.title}` : 'UNCLASSIFIED (no rule of CASE_CLASSIFICATIONS in classifications.mjs matches this failure: add one)'}.**`,
+      '',
+      `* directed case: ${x.failure.caseTitle}`,
+      `* failure: ${firstLine(x.failure.message)}`,
+      `* ${x.alone ? 'the only failure of this clause (no simulated run violated it)' : 'the clause is also failed by a simulated run (above)'}`,
+      `* rerun: \`${nodeRel} adapters/dsh-agent-loop/scripts/rerun-case.mjs ${JSON.stringify(x.failure.caseTitle)}\` (from the kit's root) — ${x.reproduced ? 'rerun in a fresh process: same failure' : `**the rerun did not reproduce it** (${firstLine(x.out)})`}`,
+      '',
+      'Case source: `conformance/cases/` (search for the title). Full failure message:',
+      '',
+      fence('text', x.failure.message),
+      '',
+      ...(rule ? [rule.reading, ''] : []),
+    )
+  }
+}
 if (findings.length > 0) {
   push(
     '## Beyond the certificate: findings from fuzzing',
@@ -246,8 +307,8 @@ push('## Kit fixes made while certifying', '')
 for (const fix of KIT_FIXES) push(`**${fix.title}.** ${fix.text.replace(/\n/g, ' ')}`, '')
 push('## Adapter notes', '', ...ADAPTER_NOTES.split('\n\n').map((p) => `${p.replace(/\n/g, ' ')}\n`))
 writeFileSync(values.out, `${lines.join('\n').trimEnd()}\n`)
-process.stderr.write(`report: wrote ${relative(process.cwd(), values.out)} (${failures.length} failing clauses)\n`)
-const bad = failures.filter((x) => !x.reproduced || !x.classification)
+process.stderr.write(`report: wrote ${relative(process.cwd(), values.out)} (${failures.length} clauses failed by a run, ${caseFailures.length} directed cases failed)\n`)
+const bad = [...failures, ...caseFailures].filter((x) => !x.reproduced || !x.classification)
 if (bad.length > 0) {
   process.stderr.write(`report: ${bad.map((x) => `${x.key} ${x.reproduced ? 'unclassified' : 'not reproduced'}`).join(', ')}\n`)
   process.exitCode = 1

@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict'
+import type { SessionEvent, SessionMeta } from '../../core/contract.js'
+import { ERRORS } from '../../core/contract.js'
+import type { DirectedCase, Harness } from './harness.js'
+import { gate, makeHarness, settle } from './harness.js'
+import { assertEmpty, assertNothingPublished, drive, lifecycle, persisted, rejection, rejectsWith } from './lifecycle-helpers.js'
+
+const GROUP = 'AGENT-CREATE-RESUME'
+
+/** A small valid seed (a fork's copied log). */
+const SEED: SessionEvent[] = [
+  { type: 'note', seq: 0, time: 1, data: { text: 'forked' } },
+  { type: 'note', seq: 1, time: 2, data: null },
+]
+
+function turnStarts(events: readonly SessionEvent[]): number[] {
+  return events.filter((e) => e.type === 'turn/start').map((e) => (e.data as { turn: number }).turn)
+}
+
+function assertContiguous(events: readonly SessionEvent[]): void {
+  events.forEach((e, i) => assert.equal(e.seq, i, `event ${i} has seq ${e.seq}`))
+}
+
+/** Every preparation the persistence handed out was released, and none was published. */
+function assertPreparationsReleased(h: Harness): void {
+  for (const p of h.preparations) assert.equal(p.released, true, `preparation of "${p.id}" must be released`)
+}
+
+export const createResumeCases: DirectedCase[] = [
+  {
+    group: GROUP, clause: 42, title: "session-start source is 'startup' for every create (seeded too) and 'resume' for resume",
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
+      const sources: string[] = []
+      h.ctx.on('agent/session-start', ({ agent, source }) => { sources.push(`${agent.id}:${source}`) })
+      const plain = await h.create('a')
+      await h.create('b', { seed: SEED })
+      await plain.agent.ctx.agents.create({ sessionId: 'c' })
+      await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(sources, ['a:startup', 'b:startup', 'c:startup', 'r1:resume'])
+    },
+  },
+  {
+    group: GROUP, clause: 43, title: 'resumed log = persisted events + one session/end-seed; firstLiveSeq = persisted length; seqs contiguous',
+    async run(target) {
+      const { h, events } = await persisted(target, 'r1')
+      assert.notEqual(events.at(-1)?.type, 'session/end-seed')
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      const log = agent.session.events
+      assert.equal(log.length, events.length + 1)
+      assert.deepEqual(log.slice(0, events.length), events)
+      assert.equal(log.at(-1)!.type, 'session/end-seed')
+      assert.equal(agent.session.firstLiveSeq, events.length)
+      assert.equal(agent.session.seq, log.length)
+      assertContiguous(log)
+      // Drive once more and resume again: the new log again gains exactly one end-seed.
+      await drive(h, { agent }, 'more')
+      const h2 = await h.restart()
+      const second = [...h2.disk.get('r1')!.events]
+      const again = await h2.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.equal(again.agent.session.events.length, second.length + 1)
+      assert.deepEqual(again.agent.session.events.slice(0, second.length), second)
+      assert.equal(again.agent.session.events.filter((e) => e.type === 'session/end-seed').length, 2)
+      assert.equal(again.agent.session.firstLiveSeq, second.length)
+      assertContiguous(again.agent.session.events)
+      // A persisted log that already ends with an end-seed gains none.
+      const h3 = await h2.restart()
+      const third = [...h3.disk.get('r1')!.events]
+      assert.equal(third.at(-1)!.type, 'session/end-seed')
+      const last = await h3.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(last.agent.session.events, third)
+      assert.equal(last.agent.session.firstLiveSeq, third.length)
+    },
+  },
+  {
+    group: GROUP, clause: 44, title: 'resumed turn numbering continues and derived history equals a replay of the persisted log',
+    async run(target) {
+      const { h, events, history } = await persisted(target, 'r1', { turns: 2 })
+      assert.deepEqual(turnStarts(events), [1, 2])
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(agent.session.deriveMessages(), history)
+      assert.equal(history.length, 4)
+      agent.followup(h.msg('third'))
+      await agent.whenIdle()
+      assert.deepEqual(turnStarts(agent.session.events), [1, 2, 3])
+      // The first request after the resume carries the whole resumed history, then the new input
+      // (compared by role and text: the model seam's messages, not the session's own shape).
+      const roleText = (m: { role: string; text?: string; content?: readonly { text?: string }[] }) => ({ role: m.role, text: m.text ?? (m.content ?? []).map((b) => b.text ?? '').join('') })
+      assert.deepEqual(h.model.requests[0]!.messages.map(roleText), [...history.map(roleText), { role: 'user', text: 'third' }])
+    },
+  },
+  {
+    group: GROUP, clause: 45, title: 'resume preserves header cwd, parentSession, seedLength (from the header) and delegationDepth',
+    async run(target) {
+      const meta: SessionMeta = { cwd: '/work/project', parentSession: 'p0', seedLength: 1, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' }
+      const { h, header, events } = await persisted(target, 'r1', { create: { meta, seed: SEED }, turns: 1 })
+      assert.equal(header.seedLength, 1)
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      const restored = agent.session.header
+      assert.deepEqual(restored, header)
+      assert.equal(restored.cwd, '/work/project')
+      assert.equal(restored.parentSession, 'p0')
+      assert.equal(restored.seedLength, 1, 'seedLength comes from the persisted header, not the seed length')
+      assert.notEqual(events.length, 1)
+      assert.equal(restored.delegationDepth, 2)
+      assert.equal(restored.createdAt, header.createdAt)
+    },
+  },
+  {
+    group: GROUP, clause: 46, title: 'a session without cwd resumes with header.cwd undefined',
+    async run(target) {
+      const { h, header } = await persisted(target, 'r1', { turns: 1 })
+      assert.equal(header.cwd, undefined)
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.equal(agent.session.header.cwd, undefined)
+      assert.equal(agent.session.header.id, 'r1')
+    },
+  },
+  {
+    group: GROUP, clause: 47, title: 'a pending idle inject persisted before a crash is in inbox.nextStep after resume and enters the next request',
+    async run(target) {
+      const first = await makeHarness(target)
+      const handle = await first.create('r1')
+      await drive(first, handle, 'first')
+      const injected = first.msg('injected')
+      handle.agent.inject(injected)
+      assert.equal(handle.agent.status, 'idle')
+      const h = await first.crash()
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(agent.inbox.nextStep, [injected])
+      assert.deepEqual(agent.inbox.nextTurn, [])
+      await settle()
+      assert.equal(agent.status, 'idle', 'restored items are not auto-run')
+      assert.equal(h.model.requests.length, 0)
+      agent.followup(h.msg('next'))
+      await agent.whenIdle()
+      const texts = h.model.requests[0]!.messages.map((m) => m.text)
+      assert.ok(texts.includes('injected'), `the first request after resume carries the inject: ${JSON.stringify(texts)}`)
+      assert.ok(texts.includes('next'))
+      assert.equal(agent.inbox.hasPending, false)
+    },
+  },
+  {
+    group: GROUP, clause: 48, title: 'resume without persistence rejects with the not-configured error',
+    needs: ['noPersistence'],
+    async run(target) {
+      const h = await makeHarness(target, { noPersistence: true })
+      await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 's1' }), ERRORS.noPersistence)
+      assertNothingPublished(h, 's1')
+      assertEmpty(h)
+      await h.create('s1')
+      await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'other' }), ERRORS.noPersistence)
+    },
+  },
+  {
+    group: GROUP, clause: 49, title: 'resume with a pre-aborted signal rejects with the reason; a non-Error reason yields creation aborted',
+    async run(target) {
+      const { h } = await persisted(target, 'r1')
+      const reason = new Error('stop')
+      let setupCalled = false
+      const error = await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1', signal: AbortSignal.abort(reason), setup: () => { setupCalled = true } }))
+      assert.equal(error, reason)
+      const plain = { why: 'plain' }
+      const wrapped = await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'r1', signal: AbortSignal.abort(plain) }), ERRORS.creationAborted('r1'))
+      assert.equal(wrapped.cause, plain)
+      assert.equal(setupCalled, false)
+      assertNothingPublished(h, 'r1')
+      assertPreparationsReleased(h)
+      const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.equal(h.ctx.agents.get('r1'), ok.agent)
+    },
+  },
+  {
+    group: GROUP, clause: 50, title: 'owner unload during a hung load rejects promptly; the id is reusable; a late preparation is released unpublished',
+    needs: ['preparations'],
+    async run(target) {
+      // A hung provider that honours the load signal.
+      {
+        const started = gate<AbortSignal | undefined>()
+        const hold = gate()
+        let loads = 0
+        const { h } = await persisted(target, 'r1', {
+          next: { beforeLoad: async (_id, signal) => { if (++loads === 1) { started.open(signal); await hold.promise } } },
+        })
+        const owner = h.owner()
+        const pending = owner.ctx.agents.resume({ resumeSessionId: 'r1' })
+        const signal = await started.promise
+        const unloading = owner.unload()
+        await rejectsWith(pending, ERRORS.ownerDisposed('r1'))
+        await unloading
+        assert.equal(hold.opened, false, 'rejected without waiting for the load')
+        assert.equal(signal?.aborted, true, 'the load signal is aborted')
+        assertNothingPublished(h, 'r1')
+        const again = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+        hold.open()
+        await settle()
+        assert.equal(h.ctx.agents.get('r1'), again.agent)
+        assert.deepEqual(lifecycle(h, 'r1'), ['session/created', 'agent/created', 'agent/session-start'])
+        await h.shutdown()
+      }
+      // A provider whose preparation arrives after the caller gave up.
+      {
+        const loaded = gate()
+        const hold = gate()
+        let loads = 0
+        const { h } = await persisted(target, 'r1', {
+          next: { afterLoad: async () => { if (++loads === 1) { loaded.open(); await hold.promise } } },
+        })
+        const owner = h.owner()
+        const pending = owner.ctx.agents.resume({ resumeSessionId: 'r1' })
+        await loaded.promise
+        const unloading = owner.unload()
+        await rejectsWith(pending, ERRORS.ownerDisposed('r1'))
+        await unloading
+        assert.equal(hold.opened, false)
+        const again = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+        assert.equal(h.preparations[0]!.released, false, 'still in flight')
+        hold.open()
+        await settle()
+        assert.equal(h.preparations[0]!.released, true, 'the late preparation is released')
+        assert.equal(h.ctx.agents.get('r1'), again.agent)
+        assert.equal(h.ctx.sessions.get('r1'), again.agent.session)
+        assert.deepEqual(h.ctx.sessions.list(), [again.agent.session])
+        assert.deepEqual(lifecycle(h, 'r1'), ['session/created', 'agent/created', 'agent/session-start'])
+      }
+    },
+  },
+  {
+    group: GROUP, clause: 51, title: 'factory unload during a hung load rejects loop inactive; nothing is published even after the load resolves',
+    needs: ['preparations'],
+    async run(target) {
+      const loaded = gate()
+      const hold = gate()
+      const { h } = await persisted(target, 'r1', { next: { afterLoad: async () => { loaded.open(); await hold.promise } } })
+      const pending = h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      await loaded.promise
+      const unloading = h.unloadFactory()
+      await rejectsWith(pending, ERRORS.loopInactive)
+      await unloading
+      assert.equal(hold.opened, false)
+      hold.open()
+      await settle()
+      assert.equal(h.preparations[0]!.released, true)
+      assertNothingPublished(h, 'r1')
+      assertEmpty(h)
+    },
+  },
+  {
+    group: GROUP, clause: 52, title: 'a non-JSON seed rejects with the seed error; nothing is published; the id is reusable',
+    async run(target) {
+      const h = await makeHarness(target)
+      for (const data of [{ n: Number.NaN }, new Map(), () => 1]) {
+        const seed = [{ type: 'note', seq: 0, time: 1, data }] as unknown as SessionEvent[]
+        let setupCalled = false
+        await rejectsWith(h.create('s1', { seed, setup: () => { setupCalled = true } }), ERRORS.seedNotJson(0))
+        assert.equal(setupCalled, false)
+        assertNothingPublished(h, 's1')
+        assertEmpty(h)
+      }
+      const ok = await h.create('s1', { seed: SEED })
+      assert.equal(h.ctx.agents.get('s1'), ok.agent)
+    },
+  },
+  {
+    group: GROUP, clause: 53, title: 'meta.cwd sets header.cwd; a relative cwd rejects with absolute path and leaves no lifecycle state',
+    async run(target) {
+      const h = await makeHarness(target)
+      let setupCalled = false
+      await rejectsWith(h.create('s1', { meta: { cwd: 'rel/dir' }, setup: () => { setupCalled = true } }), ERRORS.cwdNotAbsolute('rel/dir'))
+      assert.equal(setupCalled, false)
+      assertNothingPublished(h, 's1')
+      assertEmpty(h)
+      assert.deepEqual(h.observed, [])
+      const ok = await h.create('s1', { meta: { cwd: '/abs/dir' } })
+      assert.equal(ok.agent.session.header.cwd, '/abs/dir')
+      assert.equal(h.ctx.sessions.get('s1')!.header.cwd, '/abs/dir')
+    },
+  },
+]

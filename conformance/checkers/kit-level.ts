@@ -1,0 +1,72 @@
+/**
+ * Kit-level clauses checked in simulated runs through the probes the programs opt into:
+ * - a re-send of an id already pending (`resend`) is rejected: an accepted one violates §9 120;
+ * - the ownership queries agree with the creations after every event (`env.ownership`): a child
+ *   created through a live parent is owned by it and not a root (§9 5), no agent owns itself (§9 6);
+ * - inside an initiator boundary (`boundary`), `currentInitiator()` stays its agent across every
+ *   awaited operation (§9 130, 132), and a boundary that awaits its own process's unload completes
+ *   (no self-deadlock, §9 137);
+ * - a session persisted with header fields (`env.persisted[].header`) resumes with exactly those
+ *   fields (§9 45), and without a `cwd` when none was persisted (§9 46).
+ * @module
+ */
+import { BOUNDARY_LOST } from '../../sim/boundary.js'
+import { OWNERSHIP_MARK } from '../../sim/ownership-probe.js'
+import { PERSISTED_HEADER_FIELDS } from '../../sim/program.js'
+import { RESEND_ACCEPTED } from '../../sim/resend.js'
+import type { Analysis } from './analysis.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+
+/** Check the re-send and ownership probes of one run. */
+export function checkKitLevel(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const seen = new Set<string>()
+  const persisted = new Map((a.program.env?.persisted ?? []).filter((p) => p.header !== undefined).map((p) => [p.id, p.header!]))
+  // A fresh create of a persisted id overwrites its record: from then on the declared header is not on disk.
+  const overwritten = new Set<string>()
+  for (const e of a.entries) {
+    if (e.k === 'outcome' && e.status === 'ok' && e.what.startsWith('create(')) overwritten.add(e.what.slice('create('.length, -1))
+    if (e.k === 'resumed' && e.header) {
+      const declared = persisted.get(e.id) as Record<string, unknown> | undefined
+      if (!declared || overwritten.has(e.id)) continue
+      for (const field of Object.keys(PERSISTED_HEADER_FIELDS)) {
+        const want = declared[field]
+        const got = e.header[field]
+        if (want === got) continue
+        out.push(field === 'cwd' && want === undefined
+          ? violation('AGENT-CREATE-RESUME', 46, `"${e.id}": persisted without cwd, resumed with header.cwd ${JSON.stringify(got)}`, e)
+          : violation('AGENT-CREATE-RESUME', 45, `"${e.id}": resumed header.${field} is ${JSON.stringify(got)}, persisted ${JSON.stringify(want)}`, e))
+      }
+      continue
+    }
+    if (e.k !== 'mark') continue
+    if (e.label.startsWith(`${BOUNDARY_LOST} `)) {
+      out.push(violation('AGENT-INITIATOR-API', 130, `"${e.id ?? '?'}": inside its initiator boundary, ${e.label.slice(BOUNDARY_LOST.length + 1)}`, e))
+    } else if (e.label.startsWith(`${RESEND_ACCEPTED} `)) {
+      out.push(violation('AGENT-INBOX-TEST', 120, `"${e.id ?? '?'}": a message with the id ${e.label.slice(RESEND_ACCEPTED.length + 1)} of an item already pending was accepted (must throw already pending)`, e))
+    } else if (e.label.startsWith(`${OWNERSHIP_MARK} `)) {
+      const line = e.label.slice(OWNERSHIP_MARK.length + 1)
+      if (seen.has(line)) continue
+      seen.add(line)
+      out.push(violation('AGENT-FACTORY-SEAM', /owns itself/.test(line) ? 6 : 5, line, e))
+    }
+  }
+  out.push(...selfDeadlocks(a))
+  return out
+}
+
+const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
+
+/** A boundary whose awaited unload of its own process never completed: the drain waited on itself (§9 137). */
+function selfDeadlocks(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const ended = new Set(a.entries.filter((e) => e.k === 'outcome').map((e) => e.k === 'outcome' ? `${e.actor}/${e.op}/${e.what}` : ''))
+  for (const e of a.entries) {
+    if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(`${e.actor}/${e.op}/${e.what}`)) continue
+    const unload = e.spec.ops.find((op) => UNLOADS.has(op.op))
+    if (!unload) continue
+    out.push(violation('AGENT-INITIATOR-DRAIN', 137, `"${e.spec.session}": ${e.actor}'s boundary awaiting ${unload.op} never completed (the unload waited on the boundary that awaits it)`, e))
+  }
+  return out
+}
