@@ -16,7 +16,17 @@ export interface SchedulerPort {
   random(n: number): number
   /** Decisions taken so far. */
   readonly decisionCount: number
+  /**
+   * Call `probe` at every quiescent point of the run: each time the process has settled, before the
+   * next decision (the last call sees the run's end state). The probe may await microtasks and, with
+   * `turn`, one more real macrotask turn; it must take no decision and create no scheduling point.
+   * Optional: a scheduler without it runs no probes.
+   */
+  onSettled?(probe: QuiescenceProbe): void
 }
+
+/** A quiescence probe (see {@link SchedulerPort.onSettled}); `turn` lets the process settle once more. */
+export type QuiescenceProbe = (turn: () => Promise<void>) => Promise<void>
 
 /**
  * What drives one run: the port the world waits on, plus the loop that runs `main` to an outcome.

@@ -19,7 +19,7 @@ import { Operations } from './operations.js'
 import type { Program } from './program.js'
 import { actorOfLabel } from './ports.js'
 import type { SchedulerPort } from './ports.js'
-import type { InboxSnapshot, Snapshot, TraceRecorder } from './trace.js'
+import type { InboxSnapshot, ProbeAgent, Snapshot, TraceRecorder } from './trace.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -68,6 +68,14 @@ export class World {
   readonly #detached = new Map<Session, number>()
   /** Agents whose `agent/disposed` was observed: their later events belong to no lifecycle. */
   readonly #retired = new WeakSet<Agent>()
+  /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
+  readonly stubAgents = new WeakSet<Agent>()
+  /** Maintenance tasks the program started and whose `runMaintenance` promise has not settled, per agent. */
+  readonly maintaining = new Map<Agent, number>()
+  /** Per agent, the `whenIdle()` a probe called last and whether it settled. */
+  readonly #idleProbes = new WeakMap<Agent, { settled: boolean }>()
+  /** Trace length at the last probe: with nothing recorded since, the state is the same. */
+  #probedAt = -1
   #ids = 0
   #tx = 0
   #messages = 0
@@ -91,6 +99,7 @@ export class World {
   static async create(options: WorldOptions): Promise<World> {
     const world = new World(options)
     await world.#start()
+    options.port.onSettled?.((turn) => world.#probe(turn))
     return world
   }
 
@@ -148,6 +157,83 @@ export class World {
   /** A fresh transaction id for a create/resume invocation. */
   nextTx(): string {
     return `t${++this.#tx}`
+  }
+
+  /**
+   * A quiescence probe (the scheduler calls it each time the process has settled): per live agent
+   * its status, whether a `whenIdle()` settles, and its pending inbox; live sessions whose persisted
+   * log differs from theirs; and held handles whose agent left the registry but does not read idle.
+   * Reads only the public contract. `whenIdle()` is called at most once per agent and activity (a
+   * pending one is kept until it settles); its settling costs a few microtasks, and one more real
+   * turn only when an idle agent's has not settled by then.
+   */
+  async #probe(turn: () => Promise<void>): Promise<void> {
+    if (this.trace.entries.length === this.#probedAt) return
+    this.#probedAt = this.trace.entries.length
+    let live: Agent[]
+    try {
+      live = this.ctx.agents.list()
+    } catch {
+      return
+    }
+    const rows: { agent: Agent; status: string; probe: { settled: boolean }; fresh: boolean; maintenance: boolean }[] = []
+    for (const agent of live) {
+      if (this.stubAgents.has(agent)) continue
+      let status: string
+      try {
+        status = String(agent.status)
+      } catch {
+        continue
+      }
+      let probe = this.#idleProbes.get(agent)
+      const fresh = probe === undefined || probe.settled
+      if (fresh) {
+        const p = { settled: false }
+        probe = p
+        this.#idleProbes.set(agent, p)
+        try {
+          agent.whenIdle().then(() => { p.settled = true }, () => { p.settled = true })
+        } catch {
+          p.settled = true
+        }
+      }
+      rows.push({ agent, status, probe: probe!, fresh, maintenance: (this.maintaining.get(agent) ?? 0) > 0 })
+    }
+    if (rows.length > 0) {
+      for (let k = 0; k < 8; k++) await undefined
+      if (rows.some((r) => r.status === 'idle' && !r.maintenance && !r.probe.settled)) await turn()
+    }
+    const agents: ProbeAgent[] = rows.map(({ agent, status, probe, fresh, maintenance }) => {
+      let nextTurn: string[] = []
+      let nextStep: string[] = []
+      try {
+        nextTurn = agent.inbox.nextTurn.map((m) => m.id)
+        nextStep = agent.inbox.nextStep.map((m) => m.id)
+      } catch { /* an unreadable inbox shows as empty */ }
+      return {
+        id: agent.id, status, idle: probe.settled,
+        ...(maintenance ? { maintenance: true as const } : {}),
+        ...(fresh && status === 'running' && probe.settled ? { idleWhileRunning: true as const } : {}),
+        ...(nextTurn.length > 0 ? { nextTurn } : {}),
+        ...(nextStep.length > 0 ? { nextStep } : {}),
+      }
+    })
+    const logs: { id: string; live: number; stored: number | null }[] = []
+    try {
+      for (const session of this.ctx.sessions.list()) {
+        const stored = this.disk.get(session.id)?.events.length ?? null
+        if (stored !== session.events.length) logs.push({ id: session.id, live: session.events.length, stored })
+      }
+    } catch { /* an unreadable store shows nothing */ }
+    const detached: { id: string; status: string }[] = []
+    for (const [id, handle] of this.handles) {
+      try {
+        if (this.ctx.agents.get(id) === handle.agent) continue
+        const status = String(handle.agent.status)
+        if (status !== 'idle') detached.push({ id, status })
+      } catch { /* unreadable */ }
+    }
+    this.trace.probe({ world: this.generation, agents, ...(logs.length > 0 ? { logs } : {}), ...(detached.length > 0 ? { detached } : {}) })
   }
 
   /** Record the process's final state, and every session that grew after it left the store. */

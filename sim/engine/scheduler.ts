@@ -76,6 +76,8 @@ export class Scheduler {
   #mainOp: OpHandle | undefined
   #crash: { error: unknown; source: CrashSource } | undefined
   #harnessError: { error: unknown } | undefined
+  #probe: ((turn: () => Promise<void>) => Promise<void>) | undefined
+  readonly #turn = (): Promise<void> => this.#watch.turn()
 
   /** @param strategy a strategy on which `beginRun()` returned `true` for this run. */
   constructor(strategy: Strategy) {
@@ -126,6 +128,15 @@ export class Scheduler {
   block(label: string, actor: string): Promise<never> {
     this.#ops.blocked(actor, label)
     return never()
+  }
+
+  /**
+   * Call `probe` each time the process has settled, before the next decision (the last call sees
+   * the state the run ends in). The probe observes: it may await microtasks and, through `turn`,
+   * one more real macrotask turn, but it takes no decision. A probe that throws is a harness error.
+   */
+  onSettled(probe: (turn: () => Promise<void>) => Promise<void>): void {
+    this.#probe = probe
   }
 
   /** Open an operation of `actor`; the run deadlocks if it is still open when nothing can run. */
@@ -301,11 +312,24 @@ export class Scheduler {
   /**
    * Let the process settle: one real turn drains every microtask and runs every
    * immediate queued before it; immediates queued by code under test during
-   * the turn run after it, so they take one more turn each generation.
+   * the turn run after it, so they take one more turn each generation. Then
+   * the quiescence probe, if any, observes the settled process.
    */
   async #settle(): Promise<void> {
     const watch = this.#watch
     await watch.turn()
+    while (watch.immediateSeen) {
+      watch.immediateSeen = false
+      await watch.turn()
+    }
+    const probe = this.#probe
+    if (probe === undefined || this.#state !== 'running') return
+    try {
+      await probe(this.#turn)
+    } catch (error) {
+      this.#harnessError ??= { error }
+    }
+    // What the probe's observations queued runs before the next decision.
     while (watch.immediateSeen) {
       watch.immediateSeen = false
       await watch.turn()
