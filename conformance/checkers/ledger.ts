@@ -55,7 +55,12 @@ export function checkLedger(a: Analysis): Violation[] {
   // Per session: the ids the open turn claimed and no request has carried yet.
   const claimed = new Map<string, Set<string>>()
 
+  // The last append and what was pending on its session just before it: an observer of a splice
+  // sees the live inbox before that splice (§6.3), so a cancel made from inside one cannot drop what
+  // the splice is inserting.
+  let lastAppend: { i: number; world: number; id: string; pending: string[] } | undefined
   walkProjections(a.entries, (e, projections) => {
+    if (e.k === 'append') lastAppend = { i: e.i, world: e.world, id: e.id, pending: projections.pending(e.world, e.id) }
     if (e.k === 'resumed') {
       for (const ev of e.events) {
         if (ev.type !== 'agent/inbox/spliced') continue
@@ -65,7 +70,12 @@ export function checkLedger(a: Analysis): Violation[] {
     }
     for (const life of requests.get(e.i) ?? []) pendingAtRequest.set(life, projections.pending(life.world, life.id))
     const cancel = cancelInvokes.get(e.i)
-    if (cancel) pendingAtCancel.set(e.i, projections.pending(cancel.world, cancel.session))
+    if (cancel) {
+      // (an operation a listener performs is invoked right after the listener's mark)
+      const mark = a.entries[e.i - 1]
+      const insideObserver = mark?.k === 'mark' && mark.label.endsWith('listener:session/event op') && lastAppend?.world === cancel.world && lastAppend.id === cancel.session
+      pendingAtCancel.set(e.i, insideObserver ? lastAppend!.pending : projections.pending(cancel.world, cancel.session))
+    }
     const done = cancelOutcomes.get(e.i)
     if (done) {
       const before = pendingAtCancel.get(done.invoke) ?? []

@@ -5,7 +5,13 @@
  * - a resume whose id a concurrent create emptied on disk between its invocation and its load
  *   (§9 43 must compare with the disk as the load read it);
  * - a stub agent registered under an id whose lifecycle was between agent/disposed and
- *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74).
+ *   session/disposed (its agent/created is not a second edge of that lifecycle, §9 74);
+ * - a same-id create rolling back after its session was entered but never announced (§3.5 row L):
+ *   that session is live in the store with no persisted record, and none is owed (§9 43, stored log);
+ * - a plain cancel from inside a splice's observer cannot drop what that splice inserts (the live
+ *   inbox lags the log there, §6.3; §9 149);
+ * - a cancel from inside an append observer that threw (its clear reentered the append) aborted
+ *   nothing, so it is not the first cause of the turn's end (§9 156).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
