@@ -143,7 +143,10 @@ export async function runTurn(host: DriverHost, phase: RunningPhase, steps: Turn
   } finally {
     steps.closeTurn(host, phase, turn, ending)
   }
-  if (!inbox.hasPending) return false
+  // An abort that landed once the turn had closed (from an observer of its turn/end: a teardown or
+  // a cancel) also ends the driver: no turn opens after it (§7.3, §9 107); what is pending parks,
+  // and a teardown clears it (§5.1 step 3, §12 Q4).
+  if (!inbox.hasPending || sig.aborted) return false
   phase.abort = new AbortController()
   phase.wakeRequested = false
   phase.step = 0
