@@ -48,9 +48,12 @@ describe('quiescence probes', () => {
   it('a probe sees each live agent through its public surface: status, a settled whenIdle, pending input, maintenance', async () => {
     const parked = await probes(build.program([build.actor('a1', build.create('s1'), build.inject('s1'))]))
     expect(parked.at(-1)!.agents).toEqual([{ id: 's1', status: 'idle', idle: true, nextStep: ['m1'] }])
-    // A hanging model call: running, its whenIdle pending; the probes are taken between decisions.
+    // A hanging model call: running (its whenIdle, asked once, has not settled: no idleWhileRunning).
     const hung = await probes(build.program([build.actor('a1', build.create('s1'), build.followup('s1'))], { model: { s1: [{ reply: 'hang' }] } }))
-    expect(hung.at(-1)!.agents).toEqual([{ id: 's1', status: 'running', idle: false }])
+    expect(hung.at(-1)!.agents).toEqual([{ id: 's1', status: 'running' }])
+    // whenIdle is asked of an idle agent only with something pending, a turn open, or at the end.
+    expect(parked.at(-1)!.last).toBe(true)
+    expect(parked.slice(0, -1).flatMap((p) => p.agents).filter((a) => a.idle !== undefined && !a.nextStep)).toEqual([])
     const maintaining = await probes(build.program([build.actor('a1', build.create('s1'), build.runMaintenance('s1', 2))]))
     expect(maintaining.some((p) => p.agents.some((a) => a.maintenance === true && a.status === 'idle' && !a.idle))).toBe(true)
     expect(maintaining.at(-1)!.agents).toEqual([{ id: 's1', status: 'idle', idle: true }])
@@ -60,10 +63,12 @@ describe('quiescence probes', () => {
     expect(stub.at(-1)!.agents).toEqual([])
   })
 
-  it('a probe follows the run: entries recorded before it, its process, nothing recorded twice without a change', async () => {
+  it('a probe follows the run: entries recorded before it, its process, nothing recorded twice without a change but the last', async () => {
     const list = await probes(build.program([build.actor('a1', build.create('s1'), build.restart(), build.resume('s1'))]))
-    expect(list.map((p) => p.at)).toEqual([...new Set(list.map((p) => p.at))])
+    const before = list.slice(0, -1)
+    expect(before.map((p) => p.at)).toEqual([...new Set(before.map((p) => p.at))])
+    expect(list.filter((p) => p.last)).toEqual([list.at(-1)])
     expect(list.at(-1)!.world).toBe(1)
-    expect(list.every((p, i) => i === 0 || p.at > list[i - 1]!.at)).toBe(true)
+    expect(list.every((p, i) => i === 0 || p.at >= list[i - 1]!.at)).toBe(true)
   })
 })

@@ -76,8 +76,12 @@ export interface ProbeAgent {
   readonly id: string
   /** `agent.status` as it read. */
   readonly status: string
-  /** A `whenIdle()` of the agent had settled by the end of the probe (identity-following, §7.5). */
-  readonly idle: boolean
+  /**
+   * For an agent reading `idle`: whether a `whenIdle()` of it had settled by the end of the probe
+   * (identity-following, §7.5). Asked only where a check needs it — when it has pending input or
+   * a turn its log leaves open, and at the run's last probe — and absent otherwise.
+   */
+  readonly idle?: boolean
   /** A maintenance task the program started on it is still running (its status then reads `idle`, §7.6). */
   readonly maintenance?: true
   /** A `whenIdle()` called in this probe while the agent read `running` settled within the probe (§7.4). */
@@ -101,6 +105,8 @@ export interface QuiescentProbe {
   /** Decisions taken before it. */
   readonly d: number
   readonly world: number
+  /** The run's last probe: its end state (nothing is pending and no timer waits). */
+  readonly last?: true
   /** Every live agent (`ctx.agents.list()`), except stubs the program registered. */
   readonly agents: readonly ProbeAgent[]
   /** Live sessions whose persisted log (the disk) differs in length from `session.events`. */
@@ -145,9 +151,13 @@ export class TraceRecorder {
     this.add({ k: 'mark', label, world, ...meta })
   }
 
-  /** Record a quiescence probe, stamped with the entries and decisions so far. */
+  /** Record a quiescence probe, which the recorder takes over, stamped with the entries and decisions so far. */
   probe(probe: Omit<QuiescentProbe, 'at' | 'd'>): void {
-    this.probes.push({ at: this.entries.length, d: this.decisions(), ...probe })
+    const stamped = probe as { -readonly [K in keyof QuiescentProbe]: QuiescentProbe[K] }
+    // Stamped in place, like entries (no copy); at and d come last in its JSON.
+    stamped.at = this.entries.length
+    stamped.d = this.decisions()
+    this.probes.push(stamped)
   }
 
   toTrace(): Trace {

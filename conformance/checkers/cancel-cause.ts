@@ -12,7 +12,7 @@ import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
-import { abortRequests } from './windows.js'
+import { abortRequests, teardownRequest } from './windows.js'
 
 /** Whether the operation invoked at entry `i` was performed by an abort observer (its mark says `abort:`). */
 function fromAbortObserver(a: Analysis, i: number): boolean {
@@ -41,6 +41,9 @@ export function checkCancelCause(a: Analysis): Violation[] {
       // observer of the abort itself certainly come after it.
       const until = first.window.outcome?.i ?? e.i
       if (requests.some((r) => r !== first && r.window.invoke.i < until && !fromAbortObserver(a, r.window.invoke.i))) continue
+      // A teardown requested before it (even before the turn opened) may reach the agent later.
+      const torn = teardownRequest(a, life, e.i)
+      if (torn && torn.invoke.i < first.window.invoke.i) continue
       const recorded = data.reason.reason?.kind
       if (recorded === first.cause) continue
       out.push(violation('X-CANCEL', 156, `"${life.id}": turn ${String(data.turn)} ended aborted with cause ${JSON.stringify(recorded)}, but the first request to abort it was cancel(${first.cause}) (${first.window.invoke.actor} ${first.window.invoke.what}); the first cause wins`, e))

@@ -13,7 +13,7 @@ import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
-import { abortRequests } from './windows.js'
+import { abortRequests, teardownRequest } from './windows.js'
 
 type Event = Extract<TraceEntry, { k: 'event' }>
 
@@ -41,6 +41,9 @@ export function checkCompletedTurn(a: Analysis): Violation[] {
       if (a.entries.slice(stop.i, e.i).some((x) => x.k === 'mark' && ASYNC_TAIL.test(x.label))) continue
       const requests = abortRequests(a, life, opened.i, e.i)
       if (requests.length === 0 || requests[0]!.window.invoke.d <= stop.d) continue
+      // A teardown requested earlier (even before the turn opened) may have reached it before the stop check.
+      const torn = teardownRequest(a, life, e.i)
+      if (torn && torn.invoke.d <= stop.d) continue
       const first = requests[0]!
       out.push(violation('X-CANCEL', 157, `"${life.id}": turn ${String(data.turn)} passed its stop check (agent/turn-stopping at decision ${stop.d}, no listener tail, no further step) yet ended aborted by ${first.window.invoke.what} requested at decision ${first.window.invoke.d}`, e))
     }

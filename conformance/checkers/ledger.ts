@@ -11,7 +11,7 @@
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
-import type { SplicePayload } from './projection.js'
+import type { Projection, SplicePayload } from './projection.js'
 import { isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -58,9 +58,10 @@ export function checkLedger(a: Analysis): Violation[] {
   // The last append and what was pending on its session just before it: an observer of a splice
   // sees the live inbox before that splice (§6.3), so a cancel made from inside one cannot drop what
   // the splice is inserting.
-  let lastAppend: { i: number; world: number; id: string; pending: string[] } | undefined
+  // (a splice replaces its session's projection by a copy, so the object held here stays as it was)
+  let lastAppend: { world: number; id: string; before: Projection } | undefined
   walkProjections(a.entries, (e, projections) => {
-    if (e.k === 'append') lastAppend = { i: e.i, world: e.world, id: e.id, pending: projections.pending(e.world, e.id) }
+    if (e.k === 'append') lastAppend = { world: e.world, id: e.id, before: projections.get(e.world, e.id) }
     if (e.k === 'resumed') {
       for (const ev of e.events) {
         if (ev.type !== 'agent/inbox/spliced') continue
@@ -74,7 +75,7 @@ export function checkLedger(a: Analysis): Violation[] {
       // (an operation a listener performs is invoked right after the listener's mark)
       const mark = a.entries[e.i - 1]
       const insideObserver = mark?.k === 'mark' && mark.label.endsWith('listener:session/event op') && lastAppend?.world === cancel.world && lastAppend.id === cancel.session
-      pendingAtCancel.set(e.i, insideObserver ? lastAppend!.pending : projections.pending(cancel.world, cancel.session))
+      pendingAtCancel.set(e.i, insideObserver ? [...lastAppend!.before['next-turn'], ...lastAppend!.before['next-step']] : projections.pending(cancel.world, cancel.session))
     }
     const done = cancelOutcomes.get(e.i)
     if (done) {

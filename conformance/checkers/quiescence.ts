@@ -8,6 +8,7 @@
  */
 import type { ProbeAgent, QuiescentProbe } from '../../sim/trace.js'
 import type { Analysis, Life } from './analysis.js'
+import { keyOf } from './analysis.js'
 
 /** One live agent at one probe, with its lifecycle. */
 export interface ProbedAgent {
@@ -21,19 +22,30 @@ export function atProbe(probe: QuiescentProbe): { i: number; d: number } {
   return { i: probe.at - 1, d: probe.d }
 }
 
+const livesByKey = new WeakMap<Analysis, Map<string, Life[]>>()
+const probed = new WeakMap<Analysis, ProbedAgent[]>()
+
 /** The lifecycle of `id` in `world` that is open after entry `at - 1` (published, not yet disposed). */
 export function lifeAt(a: Analysis, world: number, id: string, at: number): Life | undefined {
+  let byKey = livesByKey.get(a)
+  if (!byKey) {
+    byKey = new Map()
+    for (const life of a.lives) byKey.set(keyOf(life.world, life.id), [...(byKey.get(keyOf(life.world, life.id)) ?? []), life])
+    livesByKey.set(a, byKey)
+  }
   let found: Life | undefined
-  for (const life of a.lives) {
-    if (life.world !== world || life.id !== id || life.sessionCreated.i >= at) continue
+  for (const life of byKey.get(keyOf(world, id)) ?? []) {
+    if (life.sessionCreated.i >= at) break
     if (life.sessionDisposed && life.sessionDisposed.i < at) continue
     found = life
   }
   return found
 }
 
-/** Every live agent of every probe whose lifecycle the trace shows, in probe order. */
+/** Every live agent of every probe whose lifecycle the trace shows, in probe order (computed once per analysis). */
 export function probedAgents(a: Analysis): ProbedAgent[] {
+  const known = probed.get(a)
+  if (known) return known
   const out: ProbedAgent[] = []
   for (const probe of a.probes) {
     for (const agent of probe.agents) {
@@ -41,10 +53,11 @@ export function probedAgents(a: Analysis): ProbedAgent[] {
       if (life) out.push({ probe, agent, life })
     }
   }
+  probed.set(a, out)
   return out
 }
 
 /** The agent has no work of its own in flight: idle, `whenIdle()` settled, no maintenance running. */
 export function quiescent(agent: ProbeAgent): boolean {
-  return agent.status === 'idle' && agent.idle && !agent.maintenance
+  return agent.status === 'idle' && agent.idle === true && !agent.maintenance
 }

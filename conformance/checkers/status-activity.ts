@@ -27,11 +27,15 @@ export function checkStatusActivity(a: Analysis): Violation[] {
   }
   for (const { probe, agent, life } of probedAgents(a)) {
     const key = `${life.world}/${life.id}/${life.sessionCreated.i}`
-    const emitted = life.statuses.filter((s) => s.i < probe.at).at(-1)?.detail ?? 'idle'
+    let emitted = 'idle'
+    for (const s of life.statuses) {
+      if (s.i >= probe.at) break
+      emitted = s.detail
+    }
     if (agent.status !== emitted) {
       once(`${key}/emitted`, () => violation('AGENT-PUBLIC-INTERFACE', 11, `"${agent.id}": status reads "${agent.status}" but the last agent/status it emitted says "${emitted}"`, atProbe(probe)))
     }
-    if (agent.status === 'idle' && !agent.idle && !agent.maintenance) {
+    if (agent.status === 'idle' && agent.idle === false && !agent.maintenance) {
       once(`${key}/idle`, () => violation('AGENT-RUNTIME-SCOPE', 24, `"${agent.id}": status reads "idle" with no maintenance running, yet whenIdle() does not settle (live activity behind an idle status)`, atProbe(probe)))
     }
     if (agent.idleWhileRunning) {

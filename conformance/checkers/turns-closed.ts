@@ -16,11 +16,15 @@ import type { Violation } from './violation.js'
 export function checkTurnsClosed(a: Analysis): Violation[] {
   const out: Violation[] = []
   const reported = new Set<object>()
+  // Per lifecycle, the turns open so far, advanced probe by probe (probes come in trace order).
+  const cursors = new Map<object, { next: number; open: Set<number> }>()
   for (const { probe, agent, life } of probedAgents(a)) {
     if (!quiescent(agent) || reported.has(life)) continue
-    const open = new Set<number>()
-    for (const e of life.appends) {
-      if (e.i >= probe.at) break
+    let cursor = cursors.get(life)
+    if (!cursor) cursors.set(life, (cursor = { next: 0, open: new Set() }))
+    const open = cursor.open
+    for (; cursor.next < life.appends.length && life.appends[cursor.next]!.i < probe.at; cursor.next++) {
+      const e = life.appends[cursor.next]!
       const turn = (e.data as { turn?: unknown } | null)?.turn
       if (e.type === 'turn/start') open.add(Number(turn))
       else if (e.type === 'turn/end') open.delete(Number(turn))

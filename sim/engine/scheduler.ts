@@ -76,8 +76,9 @@ export class Scheduler {
   #mainOp: OpHandle | undefined
   #crash: { error: unknown; source: CrashSource } | undefined
   #harnessError: { error: unknown } | undefined
-  #probe: ((turn: () => Promise<void>) => Promise<void>) | undefined
+  #probe: ((turn: () => Promise<void>, last: boolean) => Promise<void> | undefined) | undefined
   readonly #turn = (): Promise<void> => this.#watch.turn()
+  #clock: VirtualClock | undefined
 
   /** @param strategy a strategy on which `beginRun()` returned `true` for this run. */
   constructor(strategy: Strategy) {
@@ -131,11 +132,11 @@ export class Scheduler {
   }
 
   /**
-   * Call `probe` each time the process has settled, before the next decision (the last call sees
-   * the state the run ends in). The probe observes: it may await microtasks and, through `turn`,
+   * Call `probe` each time the process has settled, before the next decision (the last call, with
+   * `last`, sees the state the run ends in: nothing pending, no timer). The probe observes: it may await microtasks and, through `turn`,
    * one more real macrotask turn, but it takes no decision. A probe that throws is a harness error.
    */
-  onSettled(probe: (turn: () => Promise<void>) => Promise<void>): void {
+  onSettled(probe: (turn: () => Promise<void>, last: boolean) => Promise<void> | undefined): void {
     this.#probe = probe
   }
 
@@ -190,6 +191,7 @@ export class Scheduler {
     const budget = options.budget ?? DEFAULT_BUDGET
     if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`Scheduler.run(): budget must be an integer >= 0, got budget=${String(budget)}`)
     const clock = options.clockStart === undefined ? new VirtualClock() : new VirtualClock({ start: options.clockStart })
+    this.#clock = clock
     clock.install()
     let outcome: RunOutcome | undefined
     try {
@@ -325,7 +327,9 @@ export class Scheduler {
     const probe = this.#probe
     if (probe === undefined || this.#state !== 'running') return
     try {
-      await probe(this.#turn)
+      // Most probes record at once; only one that waits for a whenIdle() returns a promise.
+      const waiting = probe(this.#turn, this.#pending.length === 0 && this.#clock?.nextTimerAt() === undefined)
+      if (waiting !== undefined) await waiting
     } catch (error) {
       this.#harnessError ??= { error }
     }
