@@ -10,6 +10,8 @@
  */
 import type { TraceEntry } from '../../sim/trace.js'
 import type { Analysis } from './analysis.js'
+import { isClaim } from './projection.js'
+import type { SplicePayload } from './projection.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -36,8 +38,9 @@ export function checkCompletedTurn(a: Analysis): Violation[] {
       if (data?.reason?.kind !== 'aborted') continue
       const stop = stopping.filter((s) => s.world === life.world && s.id === life.id && s.detail === `turn ${String(data.turn)}` && s.i > opened.i && s.i < e.i).at(-1)
       if (!stop) continue
-      // Another step after it, or a listener tail the stop check waited for: the turn was still cancellable.
-      if (life.appends.some((x) => x.type === 'step/start' && x.i > stop.i && x.i < e.i)) continue
+      // Another step after it (steering sent during the dispatch: its claim, its step/start), or a
+      // listener tail the stop check waited for: the turn was still cancellable.
+      if (life.appends.some((x) => x.i > stop.i && x.i < e.i && (x.type === 'step/start' || x.type === 'user/message' || (x.type === 'agent/inbox/spliced' && isClaim(x.data as SplicePayload))))) continue
       if (a.entries.slice(stop.i, e.i).some((x) => x.k === 'mark' && ASYNC_TAIL.test(x.label))) continue
       const requests = abortRequests(a, life, opened.i, e.i)
       if (requests.length === 0 || requests[0]!.window.invoke.d <= stop.d) continue
