@@ -7,8 +7,9 @@
  * replayed at its convergence.
  *
  * Parked legitimately, so not reported: quiet input (`inject`, `queue`) and resumed items (Q1); a
- * message when a later `cancel(…, {keepInbox})` kept it or an earlier cancel with the `disposed`
- * cause left its wake unlatched, when a turn that ended `aborted`,
+ * message when a later `cancel(…, {keepInbox})` kept it, an earlier cancel with the `disposed`
+ * cause left its wake unlatched or the plain cancel it was sent from inside reset its latch, when a
+ * turn that ended `aborted`,
  * `blocked` or `error` (or with no step, Q11) closed after it arrived, when it landed while a
  * running agent had no turn open (the exit gap of Q7, or between turns), or once a teardown of the
  * agent (or its process) was requested (§5.1: disposal never latches; Q8 happens only then).
@@ -61,8 +62,11 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
   const from = send.invoke.i
   // A keepInbox cancel after it keeps it parked until a later wake; a cancel with the disposed cause
   // before it means its wake was never latched (disposal never latches, §7.2).
+  // A send made from inside a plain cancel's inbox clear (a discard listener) is latched, then the
+  // same cancel resets the latch (§7.3 step 1: clear, then reset wakeRequested).
   if (windowsOf(a).some((w) => w.world === life.world && w.spec.op === 'cancel' && w.spec.session === life.id && w.invoke.i < at && w.invoke.i > life.sessionCreated.i &&
-    ((w.spec.keepInbox === true && w.invoke.i > from) || (w.spec.cause === 'disposed' && w.invoke.i < from)))) return true
+    ((w.spec.keepInbox === true && w.invoke.i > from) || (w.spec.cause === 'disposed' && w.invoke.i < from) ||
+      (w.spec.keepInbox !== true && w.invoke.i < from && (w.outcome === undefined || w.outcome.i > from))))) return true
   // A turn that did not close normally (or entered no step) after it arrived ends the driver; what is left parks.
   let stepped = false
   for (const e of life.appends) {
