@@ -12,7 +12,8 @@
  * turn that ended `aborted`,
  * `blocked` or `error` (or with no step, Q11) closed after it arrived, when it landed while a
  * running agent had no turn open (the exit gap of Q7, or between turns), or once a teardown of the
- * agent (or its process) was requested (§5.1: disposal never latches; Q8 happens only then).
+ * agent (or its process) was requested or its creation is rolling back (§5.1: disposal never
+ * latches; Q8 happens only then).
  *
  * Keyed by where the send found the agent, read at the send's outcome: during maintenance
  * (AGENT-RUNTIME-SCOPE 31), in an aborted activity converging (X-CANCEL 148), running (20) or idle (19).
@@ -44,7 +45,8 @@ export function checkIdlePending(a: Analysis): Violation[] {
   }
   const reported = new Set<string>()
   for (const { probe, agent, life } of candidates) {
-    if (teardownRequest(a, life, probe.at) !== undefined) continue
+    // Torn down: on request, or rolled back (its creation rejected after publication began).
+    if (teardownRequest(a, life, probe.at) !== undefined || life.tx?.outcome?.status === 'fail') continue
     for (const id of [...(agent.nextTurn ?? []), ...(agent.nextStep ?? [])]) {
       const send = sends.get(`${probe.world}/${agent.id}/${id}`)
       if (!send || (send.spec.op !== 'followup' && send.spec.op !== 'steer') || send.invoke.i < life.sessionCreated.i || send.outcome!.i >= probe.at) continue
