@@ -7,12 +7,11 @@
  * replayed at its convergence.
  *
  * Parked legitimately, so not reported: quiet input (`inject`, `queue`) and resumed items (Q1); a
- * message when a later `cancel(…, {keepInbox})` kept it, an earlier cancel with the `disposed`
- * cause left its wake unlatched or the plain cancel it was sent from inside reset its latch, when a
- * turn that ended `aborted`,
- * `blocked` or `error` (or with no step, Q11) closed after it arrived, when it landed while a
- * running agent had no turn open (the exit gap of Q7, or between turns), or once a teardown of the
- * agent (or its process) was requested or its creation is rolling back (§5.1: disposal never
+ * message a later `cancel(…, {keepInbox})` kept, whose wake an earlier cancel with the `disposed`
+ * cause left unlatched, or whose latch the plain cancel it was sent from inside reset; a message
+ * after which a turn ended `aborted`, `blocked` or `error` (or with no step, Q11); one that landed
+ * while a running agent had no turn open (the exit gap of Q7, or between turns); and every message
+ * of an agent whose teardown was requested or whose creation is rolling back (§5.1: disposal never
  * latches; Q8 happens only then).
  *
  * Keyed by where the send found the agent, read at the send's outcome: during maintenance
