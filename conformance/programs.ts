@@ -237,4 +237,76 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       { id: 'a2', ops: [{ op: 'create', session: 'q', owner: 'o2' }, { op: 'boundary', session: 'q', ops: [{ op: 'followup', session: 'q' }, { op: 'unloadOwner', owner: 'o2' }, { op: 'whenIdle', session: 'q' }] }] },
     ] },
   },
+  // Reentrant shapes for the checks of the settled state: operations from inside dispatches while
+  // work is pending (listener targeting: nth, payload filters, abort observers).
+  {
+    name: 'wake-from-inside-inbox-observers', groups: ['AGENT-RUNTIME-SCOPE', 'X-INPUT'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }] }],
+      env: { listeners: [
+        { event: 'agent/inbox/inserted', session: 's1', action: { do: 'op', op: { op: 'runMaintenance', session: 's1' } } },
+        { event: 'agent/status', session: 's1', where: { status: 'idle' }, action: { do: 'op', op: { op: 'steer', session: 's1' } } },
+        { event: 'agent/inbox/claimed', session: 's1', nth: 2, action: { do: 'op', op: { op: 'followup', session: 's1' } } },
+      ] },
+    },
+  },
+  {
+    name: 'cancel-from-abort-observers', groups: ['X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }] }],
+      env: {
+        model: { s1: [{ reply: 'tool', op: { op: 'cancel', session: 's1' } }, { reply: 'hang' }] },
+        listeners: [
+          { event: 'agent/pre-step', session: 's1', action: { do: 'slow' }, times: 2, onAbort: { do: 'op', op: { op: 'cancel', session: 's1', cause: 'hook', keepInbox: true } } },
+          { event: 'agent/turn-stopping', session: 's1', action: { do: 'slow' }, onAbort: { do: 'op', op: { op: 'steer', session: 's1' } } },
+        ],
+      },
+    },
+  },
+  {
+    name: 'cancel-racing-the-end-of-a-turn', groups: ['X-CANCEL'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'followup', session: 's1' }] },
+      { id: 'a2', ops: [
+        { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' },
+        { op: 'cancel', session: 's1', keepInbox: true }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
+        { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', cause: 'hook' }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
+      ] },
+    ] },
+  },
+  {
+    name: 'wake-racing-shutdown', groups: ['AGENT-RUNTIME-SCOPE', 'AGENT-INITIATOR-DRAIN'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'create', session: 's2' }, { op: 'shutdown' }] }],
+      env: { effects: [{ on: 'root', disposer: { do: 'op', op: { op: 'followup', session: 's1' } } }, { on: 'owner:a1', disposer: { do: 'op', op: { op: 'steer', session: 's2' } } }] },
+    },
+  },
+  {
+    name: 'resume-racing-a-live-turn', groups: ['AGENT-CREATE-RESUME'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'resume', session: 's1' }, { op: 'cancel', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 's1' }, { op: 'followup', session: 's1' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }, { reply: 'text' }] } },
+    },
+  },
+  {
+    name: 'teardown-from-append-observers-with-work-pending', groups: ['AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 2, rejectAt: 2, effects } }, { op: 'create', session: 's2' }, { op: 'inject', session: 's2' }, { op: 'inject', session: 's2' }] },
+      ],
+      env: { listeners: [
+        { event: 'session/event', session: 's1', eventType: 'turn/end', action: { do: 'op', op: { op: 'dispose', session: 's1' } } },
+        { event: 'session/event', session: 's2', eventType: 'agent/inbox/spliced', where: { pending: true }, action: { do: 'op', op: { op: 'dispose', session: 's2' } } },
+      ] },
+    },
+  },
 ]

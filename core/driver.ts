@@ -36,6 +36,15 @@ export interface TurnSteps {
   rejected(host: DriverHost, batch: readonly UserMessage[]): void
   /** After `agent/turn-stopping` of the step that ended the turn: whether steering sent meanwhile makes another step (§9 162). */
   continueAfterStop(host: DriverHost, turn: number): boolean
+  /**
+   * Optional, absent in the reference: awaited once the turn's last step passed its stop check,
+   * before the turn closes (a final checkpoint a driver may keep, such as a durability flush).
+   */
+  finishTurn?(host: DriverHost, phase: RunningPhase, signal: AbortSignal, turn: number): Promise<void>
+  /** The reason an aborted turn records (§7.3: the first cause, the signal's reason). */
+  abortReason(host: DriverHost, phase: RunningPhase, signal: AbortSignal): unknown
+  /** Close the turn: append `turn/end` with its ending (§10.1, in the turn's `finally`). */
+  closeTurn(host: DriverHost, phase: RunningPhase, turn: number, ending: Ending | null): void
 }
 
 /**
@@ -65,6 +74,8 @@ export const REFERENCE_TURN_STEPS: TurnSteps = {
   claim: (host, _phase, target, turn) => host.inbox.claim(target, turn),
   rejected: () => undefined,
   continueAfterStop: (host) => host.inbox.nextStep.length > 0,
+  abortReason: (_host, _phase, signal) => signal.reason,
+  closeTurn: (host, _phase, turn, ending) => { host.session.append('turn/end', { turn, reason: ending }) },
 }
 
 /**
@@ -114,22 +125,28 @@ export async function runTurn(host: DriverHost, phase: RunningPhase, steps: Turn
       if (ending && inbox.nextStep.length === 0) {
         await bus.serial('agent/turn-stopping', agent, { agent, turn, signal: sig })
         sig.throwIfAborted()
-        if (!steps.continueAfterStop(host, turn)) break
+        if (!steps.continueAfterStop(host, turn)) {
+          if (steps.finishTurn) await steps.finishTurn(host, phase, sig, turn)
+          break
+        }
       }
       target = 'next-step'
     }
   } catch (error) {
     if (sig.aborted) {
-      ending = { kind: 'aborted', reason: sig.reason }
+      ending = { kind: 'aborted', reason: steps.abortReason(host, phase, sig) }
       throw error
     }
     ending = { kind: 'error', error: { message: errorMessage(error), code: 'UNKNOWN' } }
     bus.contained('agent/error', agent, { agent, turn, step: phase.step, error })
     throw error
   } finally {
-    session.append('turn/end', { turn, reason: ending })
+    steps.closeTurn(host, phase, turn, ending)
   }
-  if (!inbox.hasPending) return false
+  // An abort that landed once the turn had closed (from an observer of its turn/end: a teardown or
+  // a cancel) also ends the driver: no turn opens after it (§7.3, §9 107); what is pending parks,
+  // and a teardown clears it (§5.1 step 3, §12 Q4).
+  if (!inbox.hasPending || sig.aborted) return false
   phase.abort = new AbortController()
   phase.wakeRequested = false
   phase.step = 0

@@ -42,12 +42,20 @@ export class InMemoryPersistence implements SessionPersistence {
     })
   }
 
+  /**
+   * A record was read for a load, before the session is prepared from it: a variant may inspect or
+   * repair it here (the reference does nothing; upstream backends balance an interrupted tail, but
+   * never on the log of a session that is live).
+   */
+  protected loaded(_id: SessionId, _record: PersistedSession): void {}
+
   async prepare(id: SessionId, signal?: AbortSignal): Promise<SessionPreparation> {
     signal?.throwIfAborted()
     if (this.options.beforeLoad) await this.options.beforeLoad(id, signal)
     signal?.throwIfAborted()
     const record = this.disk.get(id)
     if (!record) throw new Error(`session "${id}" is not persisted`)
+    this.loaded(id, record)
     const session = this.ctx.sessions.prepare(id, { header: record.header, seed: record.events, seedSource: 'persistence' })
     return { session, [Symbol.dispose]() { /* nothing held */ } }
   }

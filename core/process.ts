@@ -6,7 +6,7 @@
  */
 import type { Agent, AgentOptions, Context, EventMap, EventName, Fiber, Model, SessionId, SessionPersistence, SessionPreparation } from './contract.js'
 import { InMemoryPersistence } from './persistence.js'
-import type { PersistedSession } from './persistence.js'
+import type { InMemoryPersistenceOptions, PersistedSession } from './persistence.js'
 import { createRoot } from './root.js'
 import type { Root, RootOptions } from './root.js'
 import type { ContextImpl } from './scope/context.js'
@@ -121,12 +121,18 @@ function observedPersistence(inner: SessionPersistence, services: ProcessService
   }
 }
 
+/** Options of {@link kitProcess}. */
+export interface KitProcessOptions extends Pick<RootOptions, 'scopeCreated'> {
+  /** Build the persistence over the disk (default an {@link InMemoryPersistence}); a variant may replace it. */
+  readonly persistence?: (ctx: Context, disk: Map<SessionId, PersistedSession>, options: InMemoryPersistenceOptions) => SessionPersistence
+}
+
 /**
  * The kit's own process: `createRoot` with in-memory persistence over the disk, and `install`'s
  * factory. A scope-minting observer of `options` and one of the services are both called (the
  * options' first).
  */
-export function kitProcess(install: InstallFactory, options: Pick<RootOptions, 'scopeCreated'> = {}): ProcessFactory {
+export function kitProcess(install: InstallFactory, options: KitProcessOptions = {}): ProcessFactory {
   const foreign = (install as Partial<ForeignInstall>)[FOREIGN_PROCESS]
   if (foreign) return foreign
   return (services) => {
@@ -139,7 +145,7 @@ export function kitProcess(install: InstallFactory, options: Pick<RootOptions, '
       warn: services.warn,
       checkpoint: services.checkpoint,
       model: services.model,
-      ...(services.persistence === false ? {} : { persistence: (ctx: Context) => observedPersistence(new InMemoryPersistence(ctx, services.disk, {
+      ...(services.persistence === false ? {} : { persistence: (ctx: Context) => observedPersistence((options.persistence ?? ((c, disk, o) => new InMemoryPersistence(c, disk, o)))(ctx, services.disk, {
         ...(services.beforeLoad ? { beforeLoad: services.beforeLoad } : {}),
         // The disk sees every append until the process is dropped, shutdown's included.
         subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },

@@ -53,9 +53,12 @@ export function queue(session: string, text?: string, extra: InputExtra = {}): O
   return { op: 'queue', session, ...(text === undefined ? {} : { text }), ...extra }
 }
 
-/** `agent.runMaintenance(task)` with a task of `steps` scheduling points. */
-export function runMaintenance(session: string, steps?: number): Operation {
-  return steps === undefined ? { op: 'runMaintenance', session } : { op: 'runMaintenance', session, steps }
+/**
+ * `agent.runMaintenance(task)` with a task of `steps` scheduling points; `onAbort` (an `act(…)`)
+ * is played synchronously when the task's signal aborts.
+ */
+export function runMaintenance(session: string, steps?: number, extra: { onAbort?: Action } = {}): Operation {
+  return { op: 'runMaintenance', session, ...(steps === undefined ? {} : { steps }), ...extra }
 }
 
 /** `agent.inbox.remove(id)` of the first (default) or last pending message. */
@@ -113,7 +116,11 @@ export function actor(id: string, ...ops: Operation[]): ActorSpec {
   return { id, ops }
 }
 
-/** A listener on `event` playing `action` (once unless `times` says otherwise). */
+/**
+ * A listener on `event` playing `action` on its first match (unless `nth` says which), once unless
+ * `times` says otherwise; `where` filters on the payload, `onAbort` observes the activity signal of
+ * an `agent/pre-step` or `agent/turn-stopping` payload.
+ */
 export function on(event: EventName, action: Action, extra: Omit<ListenerSpec, 'event' | 'action'> = {}): ListenerSpec {
   return { event, action, ...extra }
 }

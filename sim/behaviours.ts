@@ -5,9 +5,9 @@
  * @module
  */
 import type {
-  AgentSetup, AgentSetupCommit, Context, EventName, Model, ModelReply, ModelRequest, PreStepDecision, SessionId,
+  Agent, AgentSetup, AgentSetupCommit, Context, EventName, Model, ModelReply, ModelRequest, PreStepDecision, SessionId,
 } from '../core/contract.js'
-import type { Action, EffectSpec, ListenerSpec, ModelStepSpec, SetupSpec } from './program.js'
+import type { Action, EffectSpec, ListenerSpec, ModelStepSpec, PayloadFilter, SetupSpec } from './program.js'
 import type { World } from './world.js'
 
 /** Thrown by injected faults, so traces say what was injected. */
@@ -29,6 +29,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve() }, ms)
     signal.addEventListener('abort', onAbort, { once: true })
   })
+}
+
+/** What a splice does: inserts messages, claims (a pure deletion, §6.4) or cancels (an ordinary removal). */
+function spliceOutcome(splice: { inserted?: unknown; removedCount?: unknown; outcome?: unknown }): 'inserted' | 'claimed' | 'canceled' | undefined {
+  if (splice.outcome === 'canceled') return 'canceled'
+  if (Array.isArray(splice.inserted) && splice.inserted.length > 0) return 'inserted'
+  return typeof splice.removedCount === 'number' && splice.removedCount > 0 ? 'claimed' : undefined
 }
 
 /** The session id an event's listener arguments are about. */
@@ -129,26 +136,73 @@ export class Behaviours {
   /** Register a listener on `ctx` playing `spec.action` when it fires (§1.9 vocabulary). */
   registerListener(ctx: Context, spec: ListenerSpec, origin: string): void {
     let fired = 0
+    let seen = 0
     const times = spec.times ?? 1
+    const nth = spec.nth ?? 1
     const label = `listener:${spec.event}`
     const matches = (args: readonly any[]): boolean => {
       if (fired >= times) return false
       if (spec.session !== undefined && subjectOf(spec.event, args) !== spec.session) return false
       if (spec.eventType !== undefined && (spec.event !== 'session/event' || args[1]?.type !== spec.eventType)) return false
+      if (spec.where !== undefined && !this.#payloadMatches(spec.event, args, spec.where)) return false
+      // The matches before the nth pass by (nth defaults to 1: every match counts).
+      if (++seen < nth) return false
       fired++
       return true
+    }
+    const observeAbort = (signal: AbortSignal | undefined): void => {
+      if (spec.onAbort === undefined || signal === undefined || signal.aborted) return
+      signal.addEventListener('abort', () => { this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined) }, { once: true })
     }
     if (spec.event === 'agent/pre-step') {
       ctx.on('agent/pre-step', (payload, next) => {
         if (!matches([payload])) return next()
+        observeAbort(payload.signal)
         return this.#play<PreStepDecision | Promise<PreStepDecision>>(spec.action, label, origin, () => next(), {}, () => ({ kind: 'reject' })) as never
       })
       return
     }
     ctx.on(spec.event, ((...args: any[]) => {
       if (!matches(args)) return undefined
+      if (spec.event === 'agent/turn-stopping') observeAbort(args[0]?.signal)
       return this.#play(spec.action, label, origin, () => undefined)
     }) as never)
+  }
+
+  /** Whether an event's payload matches a listener's `where` filter (read when the event fires). */
+  #payloadMatches(event: EventName, args: readonly any[], where: PayloadFilter): boolean {
+    const appended = event === 'session/event' ? args[1] : undefined
+    const fields = appended ? appended.data : args[0]
+    if (where.turn !== undefined && fields?.turn !== where.turn) return false
+    if (where.step !== undefined && fields?.step !== where.step) return false
+    if (where.status !== undefined && args[0]?.status !== where.status) return false
+    if (where.source !== undefined && args[0]?.source !== where.source) return false
+    const splice = appended?.type === 'agent/inbox/spliced' ? fields : undefined
+    if (where.target !== undefined && splice?.target !== where.target) return false
+    if (where.outcome !== undefined && (splice === undefined || spliceOutcome(splice) !== where.outcome)) return false
+    if (where.reason !== undefined && (appended?.type !== 'turn/end' || fields?.reason?.kind !== where.reason)) return false
+    if (where.pending !== undefined && this.#hasPending(event, args) !== where.pending) return false
+    return true
+  }
+
+  /** Whether the agent an event is about has pending inbox items, as its public inbox reads now. */
+  #hasPending(event: EventName, args: readonly any[]): boolean {
+    try {
+      const agent: Agent | undefined = event.startsWith('session/') ? this.world.ctx.agents.get(args[0]?.id) : args[0]?.agent
+      const inbox = agent?.inbox
+      return inbox !== undefined && inbox.nextTurn.length + inbox.nextStep.length > 0
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * Observe the abort of a maintenance task's signal: play `action` synchronously inside the abort
+   * (an abort observer), once.
+   */
+  observeAbort(signal: AbortSignal, action: Action, origin: string): void {
+    if (signal.aborted) return
+    signal.addEventListener('abort', () => { this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined) }, { once: true })
   }
 
   /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */

@@ -187,7 +187,9 @@ export class Operations {
       // of the actor's list: checkers pair an invoke with its outcome by actor and op number).
       case 'boundary': return runBoundary(world, op.session, op.ops, (nested, k) => this.#perform(nested, actor, BOUNDARY_OP_BASE + this.#inline++, `${describeOperation(nested)} in ${what}#${k}`))
       case 'register': {
-        const dispose = world.ctx.agents.register(createStubAgent(op.session))
+        const stub = createStubAgent(op.session)
+        world.stubAgents.add(stub)
+        const dispose = world.ctx.agents.register(stub)
         world.stubs.set(op.session, dispose)
         return
       }
@@ -195,18 +197,31 @@ export class Operations {
         const agent = this.#target(op.session)
         if (!agent) return { status: 'info', detail: 'not live' }
         const steps = op.steps ?? 1
-        // Start and end marks let checkers see whether the task still ran (whenIdle, §7.5).
-        await agent.runMaintenance(async (signal) => {
-          world.trace.mark(maintenanceMark(actor, what, 'start'), world.generation, { id: op.session })
-          try {
-            for (let k = 1; k <= steps; k++) {
-              await world.port.point(`${actor}:${what}@maintenance.${k}`, actor)
-              signal.throwIfAborted()
+        // Probes count the task as the agent's activity from its start until runMaintenance settles.
+        let counted = false
+        try {
+          // Start and end marks let checkers see whether the task still ran (whenIdle, §7.5).
+          await agent.runMaintenance(async (signal) => {
+            counted = true
+            world.maintaining.set(agent, (world.maintaining.get(agent) ?? 0) + 1)
+            world.trace.mark(maintenanceMark(actor, what, 'start'), world.generation, { id: op.session })
+            if (op.onAbort) world.behaviours.observeAbort(signal, op.onAbort, `${actor}:${what}`)
+            try {
+              for (let k = 1; k <= steps; k++) {
+                await world.port.point(`${actor}:${what}@maintenance.${k}`, actor)
+                signal.throwIfAborted()
+              }
+            } finally {
+              world.trace.mark(maintenanceMark(actor, what, 'end'), world.generation, { id: op.session })
             }
-          } finally {
-            world.trace.mark(maintenanceMark(actor, what, 'end'), world.generation, { id: op.session })
+          })
+        } finally {
+          if (counted) {
+            const left = (world.maintaining.get(agent) ?? 1) - 1
+            if (left > 0) world.maintaining.set(agent, left)
+            else world.maintaining.delete(agent)
           }
-        })
+        }
         return
       }
       case 'whenIdle': {

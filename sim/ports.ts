@@ -16,7 +16,21 @@ export interface SchedulerPort {
   random(n: number): number
   /** Decisions taken so far. */
   readonly decisionCount: number
+  /**
+   * Call `probe` at every quiescent point of the run: each time the process has settled, before the
+   * next decision (the last call, flagged, sees the run's end state). The probe may return a promise
+   * that awaits microtasks and, with `turn`, one more real macrotask turn; it must take no decision
+   * and create no scheduling point.
+   * Optional: a scheduler without it runs no probes.
+   */
+  onSettled?(probe: QuiescenceProbe): void
 }
+
+/**
+ * A quiescence probe (see {@link SchedulerPort.onSettled}); `turn` lets the process settle once
+ * more; `last` says the run ends here (nothing is pending and no timer waits).
+ */
+export type QuiescenceProbe = (turn: () => Promise<void>, last: boolean) => Promise<void> | undefined
 
 /**
  * What drives one run: the port the world waits on, plus the loop that runs `main` to an outcome.

@@ -43,9 +43,15 @@ function action(a: Action): string {
   }
 }
 
+/** An object literal whose `onAbort` field (an action) prints as builder code. */
+function withActions(fields: Record<string, unknown>): string {
+  const entries = Object.entries(fields).filter(([, v]) => v !== undefined)
+  return `{ ${entries.map(([k, v]) => `${k}: ${k === 'onAbort' ? action(v as Action) : literal(v)}`).join(', ')} }`
+}
+
 function listener(l: ListenerSpec): string {
   const { event, action: a, ...extra } = l
-  return `on(${str(event)}, ${action(a)}${Object.keys(extra).length ? `, ${literal(extra)}` : ''})`
+  return `on(${str(event)}, ${action(a)}${Object.keys(extra).length ? `, ${withActions(extra)}` : ''})`
 }
 
 function setup(s: SetupSpec): string {
@@ -87,6 +93,7 @@ export function operation(o: Operation): string {
     case 'resend':
       return `resend(${str(o.session)}${o.via === undefined ? '' : `, ${str(o.via)}`})`
     case 'runMaintenance':
+      if (o.onAbort !== undefined) return `runMaintenance(${str(o.session)}, ${o.steps === undefined ? 'undefined' : o.steps}, ${withActions({ onAbort: o.onAbort })})`
       return `runMaintenance(${str(o.session)}${o.steps === undefined ? '' : `, ${o.steps}`})`
     case 'dispose': case 'whenIdle':
       return `${o.op}(${str(o.session)})`

@@ -48,16 +48,78 @@ export interface SetupSpec {
   listeners?: ListenerSpec[]
 }
 
-/** A listener the environment registers on an event of the vocabulary (§1.9). */
+/**
+ * A filter on what a listener's event carries (its payload, or for `session/event` the appended
+ * event's `data`); every field given must match. Fields a payload does not carry never match, and
+ * validation refuses a field the listener's event can never carry.
+ */
+export interface PayloadFilter {
+  /** The turn number: `agent/inbox/claimed`, `agent/error`, `agent/pre-step`, `agent/turn-stopping`, and `session/event` of `turn/*`, `step/*`, `assistant/message`. */
+  turn?: number
+  /** The step number: `agent/error`, `agent/pre-step`, and `session/event` of `step/*`, `assistant/message`. */
+  step?: number
+  /** `agent/status`: the new status. */
+  status?: 'idle' | 'running'
+  /** `agent/session-start`: the source. */
+  source?: 'startup' | 'resume'
+  /** `session/event` of `agent/inbox/spliced`: the list it changes. */
+  target?: 'next-turn' | 'next-step'
+  /**
+   * `session/event` of `agent/inbox/spliced`: what it does — `inserted` (it inserts messages),
+   * `claimed` (a pure deletion, §6.4) or `canceled` (an ordinary removal).
+   */
+  outcome?: 'inserted' | 'claimed' | 'canceled'
+  /** `session/event` of `turn/end`: the kind of its reason. */
+  reason?: 'completed' | 'aborted' | 'blocked' | 'error'
+  /**
+   * Any event: whether the agent the event is about (for `session/*` events, the live agent of
+   * the session's id) has pending inbox items when it fires, as `agent.inbox` reads then (inside a
+   * splice's own observers the live lists still lag the log, §6.3).
+   */
+  pending?: boolean
+}
+
+/** The payload filter fields, in a stable order. */
+export const PAYLOAD_FILTER_FIELDS = ['turn', 'step', 'status', 'source', 'target', 'outcome', 'reason', 'pending'] as const satisfies readonly (keyof PayloadFilter)[]
+
+/** The events whose payload can carry each filter field (`pending` applies to every event). */
+export const PAYLOAD_FILTER_EVENTS: Readonly<Record<Exclude<keyof PayloadFilter, 'pending'>, readonly EventName[]>> = {
+  turn: ['agent/inbox/claimed', 'agent/error', 'agent/pre-step', 'agent/turn-stopping', 'session/event'],
+  step: ['agent/error', 'agent/pre-step', 'session/event'],
+  status: ['agent/status'],
+  source: ['agent/session-start'],
+  target: ['session/event'],
+  outcome: ['session/event'],
+  reason: ['session/event'],
+}
+
+/** Events whose payload carries the activity's abort signal: a listener on them may observe its abort ({@link ListenerSpec.onAbort}). */
+export const SIGNAL_EVENTS: readonly EventName[] = ['agent/pre-step', 'agent/turn-stopping']
+
+/**
+ * A listener the environment registers on an event of the vocabulary (§1.9). Of the events that
+ * pass its filters (`session`, `eventType`, `where`), it acts on the `nth` (default the first)
+ * and on the ones after it, `times` in all (default 1).
+ */
 export interface ListenerSpec {
   event: EventName
   /** Only fire for this session id. */
   session?: string
   /** Only for `session/event`: only fire for this appended event type. */
   eventType?: string
+  /** Only fire for events whose payload matches. */
+  where?: PayloadFilter
   action: Action
+  /** Act first on the nth matching occurrence (1-based, default 1): the earlier matches pass by. */
+  nth?: number
   /** Fire at most this many times (default 1). */
   times?: number
+  /**
+   * Only on {@link SIGNAL_EVENTS}: each time the listener fires, it also observes the abort of the
+   * activity signal its payload carries, and plays this `op` action synchronously inside that
+   * abort's dispatch (an abort observer; once per signal, and only if it was not aborted yet).
+   */
+  onAbort?: Action
 }
 
 /** An effect registered on a fiber whose disposer misbehaves or acts. */
@@ -112,7 +174,11 @@ export type Operation =
    * agent before and after every awaited operation; a disagreement is marked for the checkers.
    */
   | { op: 'boundary'; session: string; ops: Operation[] }
-  | { op: 'runMaintenance'; session: string; steps?: number }
+  /**
+   * `agent.runMaintenance(task)` with a task of `steps` scheduling points; with `onAbort`, the task
+   * observes the abort of its signal and plays that `op` action synchronously inside the abort.
+   */
+  | { op: 'runMaintenance'; session: string; steps?: number; onAbort?: Action }
   | { op: 'whenIdle'; session: string }
   | { op: 'abortSignal'; signal: string }
   | { op: 'unloadOwner'; owner: string }
@@ -226,11 +292,44 @@ function validateAction(a: unknown, path: string): void {
   if (a.do === 'op') validateOperation(a.op, `${path}.op`)
 }
 
+const FILTER_VALUES: Readonly<Record<string, readonly unknown[]>> = {
+  status: ['idle', 'running'],
+  source: ['startup', 'resume'],
+  target: ['next-turn', 'next-step'],
+  outcome: ['inserted', 'claimed', 'canceled'],
+  reason: ['completed', 'aborted', 'blocked', 'error'],
+  pending: [true, false],
+}
+
+function validateFilter(w: unknown, event: EventName, path: string): void {
+  if (!isObject(w)) fail(path, `expected a payload filter {${PAYLOAD_FILTER_FIELDS.join(', ')}}, got ${JSON.stringify(w)}`)
+  for (const [key, value] of Object.entries(w)) {
+    if (!(PAYLOAD_FILTER_FIELDS as readonly string[]).includes(key)) fail(`${path}.${key}`, `unknown filter field; expected one of ${PAYLOAD_FILTER_FIELDS.join(', ')}`)
+    if (key !== 'pending' && !PAYLOAD_FILTER_EVENTS[key as keyof typeof PAYLOAD_FILTER_EVENTS].includes(event)) {
+      fail(`${path}.${key}`, `${event} never carries a ${key}; it applies to ${PAYLOAD_FILTER_EVENTS[key as keyof typeof PAYLOAD_FILTER_EVENTS].join(', ')}`)
+    }
+    if (key === 'turn' || key === 'step') count(value, `${path}.${key}`, 0)
+    else if (!FILTER_VALUES[key]!.includes(value)) fail(`${path}.${key}`, `expected one of ${FILTER_VALUES[key]!.map((v) => JSON.stringify(v)).join('|')}, got ${JSON.stringify(value)}`)
+  }
+}
+
+/** An abort observer plays an operation (a throw or a rejection there would escape the signal's dispatch). */
+function validateAbortAction(a: unknown, path: string): void {
+  if (!isObject(a) || a.do !== 'op') fail(path, `an abort observer performs an operation: expected {do: 'op', op}, got ${JSON.stringify(a)}`)
+  validateAction(a, path)
+}
+
 function validateListener(l: unknown, path: string): void {
   if (!isObject(l)) fail(path, 'expected a listener object')
   if (!EVENT_NAMES.includes(l.event)) fail(`${path}.event`, `unknown event ${JSON.stringify(l.event)}; expected one of ${EVENT_NAMES.join(', ')}`)
   if (l.session !== undefined) str(l.session, `${path}.session`)
   if (l.times !== undefined) count(l.times, `${path}.times`, 1)
+  if (l.nth !== undefined) count(l.nth, `${path}.nth`, 1)
+  if (l.where !== undefined) validateFilter(l.where, l.event, `${path}.where`)
+  if (l.onAbort !== undefined) {
+    if (!SIGNAL_EVENTS.includes(l.event)) fail(`${path}.onAbort`, `only a listener on ${SIGNAL_EVENTS.join(' or ')} sees an activity signal to observe`)
+    validateAbortAction(l.onAbort, `${path}.onAbort`)
+  }
   validateAction(l.action, `${path}.action`)
 }
 
@@ -261,6 +360,7 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   }
   if (o.op === 'cancel' && o.cause !== undefined && !CAUSES.includes(o.cause)) fail(`${path}.cause`, `expected one of ${CAUSES.join('|')}`)
   if (o.op === 'runMaintenance' && o.steps !== undefined) count(o.steps, `${path}.steps`)
+  if (o.op === 'runMaintenance' && o.onAbort !== undefined) validateAbortAction(o.onAbort, `${path}.onAbort`)
   if ((o.op === 'followup' || o.op === 'steer' || o.op === 'inject' || o.op === 'queue') && o.mutate !== undefined && o.mutate !== true) {
     fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
   }

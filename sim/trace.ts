@@ -77,6 +77,50 @@ export type TraceEntry =
       late: readonly { id: string; detached: number; final: number }[]
     }
 
+/** What a quiescence probe saw of one live agent, through its public surface. */
+export interface ProbeAgent {
+  readonly id: string
+  /** `agent.status` as it read. */
+  readonly status: string
+  /**
+   * For an agent reading `idle`: whether a `whenIdle()` of it had settled by the end of the probe
+   * (identity-following, §7.5). Asked only where a check needs it — when it has pending input or
+   * a turn its log leaves open, and at the run's last probe — and absent otherwise.
+   */
+  readonly idle?: boolean
+  /** A maintenance task the program started on it is still running (its status then reads `idle`, §7.6). */
+  readonly maintenance?: true
+  /** A `whenIdle()` called in this probe while the agent read `running` settled within the probe (§7.4). */
+  readonly idleWhileRunning?: true
+  /** `agent.inbox.nextTurn` by message id, when not empty. */
+  readonly nextTurn?: readonly string[]
+  /** `agent.inbox.nextStep` by message id, when not empty. */
+  readonly nextStep?: readonly string[]
+}
+
+/**
+ * The state of the process at a quiescent point: after the scheduler let the process settle (every
+ * microtask and immediate run, every actor waiting at a scheduling point or blocked), before its
+ * next decision; the last one of a run is its end state. Probes read only the public contract, so
+ * they work for foreign processes too. They are kept beside the entries, not among them, and are not
+ * part of the trace hash: the entries of a run stay what they were before probes existed.
+ */
+export interface QuiescentProbe {
+  /** Entries recorded before the probe: it sees the state after entry `at - 1`. */
+  readonly at: number
+  /** Decisions taken before it. */
+  readonly d: number
+  readonly world: number
+  /** The run's last probe: its end state (nothing is pending and no timer waits). */
+  readonly last?: true
+  /** Every live agent (`ctx.agents.list()`), except stubs the program registered. */
+  readonly agents: readonly ProbeAgent[]
+  /** Live sessions whose persisted log (the disk) differs in length from `session.events`. */
+  readonly logs?: readonly { readonly id: string; readonly live: number; readonly stored: number | null }[]
+  /** Agents of handles the program holds that have left the registry and do not read `idle` (§1.5). */
+  readonly detached?: readonly { readonly id: string; readonly status: string }[]
+}
+
 /** Distributes `Omit` over a union. */
 type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never
 
@@ -87,6 +131,8 @@ export type NewEntry = DistributiveOmit<TraceEntry, 'i' | 'd'>
 export interface Trace {
   readonly v: typeof TRACE_VERSION
   readonly entries: readonly TraceEntry[]
+  /** The quiescence probes of the run, in order (absent in traces recorded without them). */
+  readonly probes?: readonly QuiescentProbe[]
 }
 
 /** Trace entries a run may record: honest runs record a few hundred; a runaway is ended long before memory runs out. */
@@ -96,6 +142,7 @@ export const DEFAULT_MAX_TRACE_ENTRIES = 200_000
 export class TraceRecorder {
   readonly entries: TraceEntry[] = []
   #overflow: string | undefined
+  readonly probes: QuiescentProbe[] = []
 
   /**
    * @param decisions how many decisions the run has taken so far (stamped on each entry).
@@ -127,18 +174,28 @@ export class TraceRecorder {
     this.add({ k: 'mark', label, world, ...meta })
   }
 
+  /** Record a quiescence probe, which the recorder takes over, stamped with the entries and decisions so far. */
+  probe(probe: Omit<QuiescentProbe, 'at' | 'd'>): void {
+    const stamped = probe as { -readonly [K in keyof QuiescentProbe]: QuiescentProbe[K] }
+    // Stamped in place, like entries (no copy); at and d come last in its JSON.
+    stamped.at = this.entries.length
+    stamped.d = this.decisions()
+    this.probes.push(stamped)
+  }
+
   toTrace(): Trace {
-    return { v: TRACE_VERSION, entries: this.entries }
+    return { v: TRACE_VERSION, entries: this.entries, probes: this.probes }
   }
 }
 
 /**
- * A stable hash of a trace (sha256 of its JSON, first 16 hex digits). Entries are built with a
+ * A stable hash of a trace (sha256 of the JSON of its version and entries, first 16 hex digits). Entries are built with a
  * fixed key order and event data is a frozen snapshot built in a fixed order, so plain
  * `JSON.stringify` is already canonical for the same code; sorting keys cost a third of a run.
  */
 export function traceHash(trace: Trace): string {
-  return createHash('sha256').update(JSON.stringify(trace)).digest('hex').slice(0, 16)
+  // The probes are left out: a run's hash is that of its entries, as before probes existed.
+  return createHash('sha256').update(JSON.stringify({ v: trace.v, entries: trace.entries })).digest('hex').slice(0, 16)
 }
 
 const GLYPHS: Record<TraceEntry['k'], string> = {

@@ -20,7 +20,7 @@ import { OWNERSHIP_MARK, probeOwnership } from './ownership-probe.js'
 import type { Program } from './program.js'
 import { actorOfLabel } from './ports.js'
 import type { SchedulerPort } from './ports.js'
-import type { InboxSnapshot, Snapshot, TraceRecorder } from './trace.js'
+import type { InboxSnapshot, ProbeAgent, QuiescentProbe, Snapshot, TraceRecorder } from './trace.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -69,6 +69,16 @@ export class World {
   readonly #detached = new Map<Session, number>()
   /** Agents whose `agent/disposed` was observed: their later events belong to no lifecycle. */
   readonly #retired = new WeakSet<Agent>()
+  /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
+  readonly stubAgents = new WeakSet<Agent>()
+  /** Maintenance tasks the program started and whose `runMaintenance` promise has not settled, per agent. */
+  readonly maintaining = new Map<Agent, number>()
+  /** Per agent, the `whenIdle()` a probe called last and whether it settled. */
+  readonly #idleProbes = new WeakMap<Agent, { settled: boolean }>()
+  /** Trace length at the last probe: with nothing recorded since, the state is the same. */
+  #probedAt = -1
+  /** Sessions whose log has a `turn/start` not yet closed by its `turn/end` (seen by the observer). */
+  readonly #openTurns = new WeakMap<Session, boolean>()
   #ids = 0
   #tx = 0
   #messages = 0
@@ -92,6 +102,7 @@ export class World {
   static async create(options: WorldOptions): Promise<World> {
     const world = new World(options)
     await world.#start()
+    options.port.onSettled?.((turn, last) => world.#probe(turn, last))
     return world
   }
 
@@ -149,6 +160,109 @@ export class World {
   /** A fresh transaction id for a create/resume invocation. */
   nextTx(): string {
     return `t${++this.#tx}`
+  }
+
+  /**
+   * A quiescence probe (the scheduler calls it each time the process has settled): per live agent
+   * its status, its pending inbox, whether a maintenance task runs, and — where a check needs it —
+   * whether a `whenIdle()` settles; live sessions whose persisted log differs from theirs; held
+   * handles whose agent left the registry but does not read idle. Reads only the public contract.
+   *
+   * `whenIdle()` is asked of an idle agent only when something could be left behind (pending input,
+   * a turn its log leaves open) or at the run's last probe, and once per activity of a running one
+   * (a pending call is kept until it settles): its settling costs a few microtasks, and one more
+   * real turn only when an idle agent's has not settled by then.
+   */
+  #probe(turn: () => Promise<void>, last: boolean): Promise<void> | undefined {
+    if (this.trace.entries.length === this.#probedAt && !last) return undefined
+    this.#probedAt = this.trace.entries.length
+    let live: Agent[]
+    try {
+      live = this.ctx.agents.list()
+    } catch {
+      return undefined
+    }
+    const rows: ProbeRow[] = []
+    let asked = false
+    for (const agent of live) {
+      if (this.stubAgents.has(agent)) continue
+      let status: string
+      let nextTurn: readonly { id: string }[]
+      let nextStep: readonly { id: string }[]
+      try {
+        status = String(agent.status)
+        nextTurn = agent.inbox.nextTurn
+        nextStep = agent.inbox.nextStep
+      } catch {
+        continue
+      }
+      const row: ProbeRow = {
+        agent, status,
+        nextTurn: nextTurn.length > 0 ? nextTurn.map((m) => m.id) : undefined,
+        nextStep: nextStep.length > 0 ? nextStep.map((m) => m.id) : undefined,
+        maintenance: (this.maintaining.get(agent) ?? 0) > 0, probe: undefined, fresh: false,
+      }
+      rows.push(row)
+      if (!(status === 'running' || last || row.nextTurn || row.nextStep || this.#openTurns.get(agent.session) === true)) continue
+      let probe = this.#idleProbes.get(agent)
+      if (probe === undefined || probe.settled) {
+        const p = { settled: false }
+        probe = p
+        row.fresh = asked = true
+        this.#idleProbes.set(agent, p)
+        try {
+          agent.whenIdle().then(() => { p.settled = true }, () => { p.settled = true })
+        } catch {
+          p.settled = true
+        }
+      }
+      row.probe = probe
+    }
+    // Nothing asked: record at once (no microtask, no allocation of a promise).
+    if (!asked) {
+      this.#record(rows, last)
+      return undefined
+    }
+    return (async () => {
+      for (let k = 0; k < 8; k++) await undefined
+      if (rows.some((r) => r.fresh && r.status === 'idle' && !r.maintenance && !r.probe!.settled)) await turn()
+      this.#record(rows, last)
+    })()
+  }
+
+  /** Record a probe of `rows`, with the stored logs and detached handles as they read now. */
+  #record(rows: readonly ProbeRow[], last: boolean): void {
+    const agents: ProbeAgent[] = []
+    for (const { agent, status, nextTurn, nextStep, maintenance, probe, fresh } of rows) {
+      // Built field by field: a probe is taken at every settle, so it allocates as little as it can.
+      const row: { -readonly [K in keyof ProbeAgent]: ProbeAgent[K] } = { id: agent.id, status }
+      if (probe !== undefined && status === 'idle') row.idle = probe.settled
+      if (maintenance) row.maintenance = true
+      if (fresh && status === 'running' && probe!.settled) row.idleWhileRunning = true
+      if (nextTurn) row.nextTurn = nextTurn
+      if (nextStep) row.nextStep = nextStep
+      agents.push(row)
+    }
+    let logs: { id: string; live: number; stored: number | null }[] | undefined
+    try {
+      for (const session of this.ctx.sessions.list()) {
+        const stored = this.disk.get(session.id)?.events.length ?? null
+        if (stored !== session.events.length) (logs ??= []).push({ id: session.id, live: session.events.length, stored })
+      }
+    } catch { /* an unreadable store shows nothing */ }
+    let detached: { id: string; status: string }[] | undefined
+    for (const [id, handle] of this.handles) {
+      try {
+        if (this.ctx.agents.get(id) === handle.agent) continue
+        const status = String(handle.agent.status)
+        if (status !== 'idle') (detached ??= []).push({ id, status })
+      } catch { /* unreadable */ }
+    }
+    const probe: { -readonly [K in keyof Omit<QuiescentProbe, 'at' | 'd'>]: QuiescentProbe[K] } = { world: this.generation, agents }
+    if (last) probe.last = true
+    if (logs) probe.logs = logs
+    if (detached) probe.detached = detached
+    this.trace.probe(probe)
   }
 
   /** Record the process's final state, and every session that grew after it left the store. */
@@ -217,6 +331,8 @@ export class World {
       process.observe(name, ((a: any, b: any) => {
         if (name === 'session/event') {
           const session = a as Session
+          if (b.type === 'turn/start') this.#openTurns.set(session, true)
+          else if (b.type === 'turn/end') this.#openTurns.set(session, false)
           const agent = this.ctx.agents.get(session.id)
           const inbox = b.type === 'agent/inbox/spliced' && agent ? inboxSnapshot(agent) : undefined
           this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, ...(inbox ? { inbox } : {}) })
@@ -274,6 +390,19 @@ function short(value: unknown): string {
   let text: string
   try { text = JSON.stringify(value) ?? String(value) } catch { text = String(value) }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+/** One live agent as a probe reads it, before it is recorded. */
+interface ProbeRow {
+  readonly agent: Agent
+  readonly status: string
+  readonly nextTurn: string[] | undefined
+  readonly nextStep: string[] | undefined
+  readonly maintenance: boolean
+  /** The `whenIdle()` asked of it, when a check needs it. */
+  probe: { settled: boolean } | undefined
+  /** Asked in this probe. */
+  fresh: boolean
 }
 
 /** The live inbox projection by message id. */

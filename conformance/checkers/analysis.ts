@@ -5,7 +5,7 @@
  * @module
  */
 import type { Operation, Program } from '../../sim/program.js'
-import type { Trace, TraceEntry } from '../../sim/trace.js'
+import type { QuiescentProbe, Trace, TraceEntry } from '../../sim/trace.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
 
@@ -53,6 +53,8 @@ export interface Analysis {
   readonly staleEvents: Entry<'event'>[]
   /** Sessions' appends by process and id, in order. */
   readonly appendsBySession: Map<string, Entry<'append'>[]>
+  /** The run's quiescence probes, in order (none for a trace recorded without them). */
+  readonly probes: readonly QuiescentProbe[]
 }
 
 /** The key of an id within one process. */
@@ -189,7 +191,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
       ;(life as { tx: Tx | undefined }).tx = tx
     }
   }
-  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [] }
 }
 
 /**

@@ -8,7 +8,10 @@ import type { Program } from '../../sim/program.js'
 import type { Trace } from '../../sim/trace.js'
 import { analyse } from './analysis.js'
 import { checkAtomic } from './atomic.js'
+import { checkCancelCause } from './cancel-cause.js'
+import { checkCompletedTurn } from './completed-turn.js'
 import { checkCreation } from './creation.js'
+import { checkIdlePending } from './idle-pending.js'
 import { checkInbox } from './inbox.js'
 import { checkKitLevel } from './kit-level.js'
 import { checkLedger } from './ledger.js'
@@ -16,8 +19,12 @@ import { checkLiveness } from './liveness.js'
 import { checkRegistry } from './registry.js'
 import { checkRuntime } from './runtime.js'
 import { checkSplices } from './splices.js'
+import { checkStatusActivity } from './status-activity.js'
+import { checkStoredLog } from './stored-log.js'
 import { checkTeardown } from './teardown.js'
+import { checkTeardownCompletes } from './teardown-completes.js'
 import { checkTriggers } from './triggers.js'
+import { checkTurnsClosed } from './turns-closed.js'
 import type { Violation } from './violation.js'
 import { checkWake } from './wake.js'
 
@@ -31,6 +38,8 @@ export function checkRun(program: Program, trace: Trace, outcome: RunOutcome): V
   const all = [
     ...checkCreation(a), ...checkAtomic(a), ...checkRegistry(a), ...checkTeardown(a), ...checkInbox(a), ...checkRuntime(a),
     ...checkLedger(a), ...checkSplices(a), ...checkWake(a), ...checkTriggers(a), ...checkKitLevel(a), ...checkLiveness(a, outcome),
+    ...checkTurnsClosed(a), ...checkIdlePending(a), ...checkCancelCause(a), ...checkCompletedTurn(a),
+    ...checkStatusActivity(a), ...checkStoredLog(a), ...checkTeardownCompletes(a),
   ]
   return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
 }

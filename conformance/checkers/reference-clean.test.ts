@@ -10,7 +10,13 @@
  *   (`already registered`) after the real agent/created was emitted, which is that lifecycle's edge
  *   (§9 36: `fuzz --seed 5339 --runs 1`);
  * - a cancel from a `session/event` observer of the splice that queues a message: the observer sees
- *   the inbox before that splice (§6.3), so the message is not pending for the cancel to drop (§9 149).
+ *   the inbox before that splice (§6.3), so the message is not pending for the cancel to drop (§9 149);
+ * - a same-id create rolling back after its session was entered but never announced (§3.5 row L):
+ *   that session is live in the store with no persisted record, and none is owed (§9 43, stored log);
+ * - a plain cancel from inside a splice's observer cannot drop what that splice inserts (the live
+ *   inbox lags the log there, §6.3; §9 149);
+ * - a cancel from inside an append observer that threw (its clear reentered the append) aborted
+ *   nothing, so it is not the first cause of the turn's end (§9 156).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'

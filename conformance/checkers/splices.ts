@@ -49,7 +49,9 @@ export function checkSplices(a: Analysis): Violation[] {
     const before = previous.get(key)
     previous.set(key, { entry: e, splice: s, whole })
     if (before && before.entry.d === e.d && before.splice.target === 'next-turn' && s?.target === 'next-step') {
-      if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole) {
+      // (a remove is one splice of its own: a next-turn removal then a clear's next-step one are two operations)
+      const removing = (x: Append): boolean => openOn(a, x.world, x.id, x.i, ['remove']).length > 0
+      if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole && !removing(before.entry) && !removing(e)) {
         out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: clear() canceled next-turn before next-step (next-step comes first)`, e))
       }
       if (isClaim(before.splice) && isClaim(s)) {

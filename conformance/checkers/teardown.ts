@@ -65,8 +65,12 @@ export function checkTeardown(a: Analysis): Violation[] {
   for (const life of a.lives) byWorld.set(life.world, [...(byWorld.get(life.world) ?? []), life])
   const latestHandle = new Map<string, Life>()
   const invokes = new Map<string, TraceEntry>()
+  // The handle a dispose acts on is the latest one when it is invoked (a later create of the same
+  // id may resolve before that teardown does).
+  const disposing = new Map<TraceEntry, Life | undefined>()
   for (const e of a.entries) if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
   for (const e of a.entries) {
+    if (e.k === 'invoke' && e.spec.op === 'dispose') disposing.set(e, latestHandle.get(keyOf(e.world, e.spec.session)))
     if (e.k !== 'outcome') continue
     const tx = e.tx ? a.txs.get(e.tx) : undefined
     if (tx && e.status === 'ok' && tx.life) latestHandle.set(keyOf(tx.world, tx.id), tx.life)
@@ -77,7 +81,7 @@ export function checkTeardown(a: Analysis): Violation[] {
     const lives = byWorld.get(e.world) ?? []
     const started = (life: Life): boolean => life.sessionCreated.i < invoke.i
     if (spec.op === 'dispose') {
-      const life = latestHandle.get(keyOf(e.world, spec.session))
+      const life = disposing.get(invoke)
       if (life && !closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${spec.session}": handle.dispose() resolved before the teardown finished (agent/disposed, session/disposed)`, e))
     } else if (spec.op === 'unloadOwner') {
       for (const life of lives) {

@@ -20,11 +20,23 @@ type Mark = Extract<TraceEntry, { k: 'mark' }>
 /** Check wake legality and whenIdle against maintenance. */
 export function checkWake(a: Analysis): Violation[] {
   const out: Violation[] = []
+  // Messages of waking sends (a latched one may be replayed while a quiet send is still open).
+  const waking = new Set<string>()
+  for (const w of windowsOf(a)) {
+    if ((w.spec.op === 'followup' || w.spec.op === 'steer') && w.outcome?.status === 'ok' && w.outcome.detail) waking.add(`${w.world}/${w.spec.session}/${w.outcome.detail}`)
+  }
+  const lastStatus = new Map<string, Extract<TraceEntry, { k: 'event' }>>()
   walkProjections(a.entries, (e, projections) => {
-    if (e.k !== 'event' || e.name !== 'agent/status' || e.detail !== 'running' || e.stale) return
+    if (e.k !== 'event' || e.name !== 'agent/status' || e.stale) return
+    const previous = lastStatus.get(`${e.world}/${e.id}`)
+    lastStatus.set(`${e.world}/${e.id}`, e)
+    if (e.detail !== 'running') return
     if (openOn(a, e.world, e.id, e.i, ['followup', 'steer']).length > 0) return
     const quiet = openOn(a, e.world, e.id, e.i, ['inject', 'queue'])
-    if (quiet.length > 0) {
+    // A latch replayed at a driver's convergence (idle, then running again in the same step) with
+    // latched waking input still pending: a quiet send from an idle listener did not wake it.
+    const replay = previous?.detail === 'idle' && previous.d === e.d && projections.pending(e.world, e.id).some((id) => waking.has(`${e.world}/${e.id}/${id}`))
+    if (quiet.length > 0 && !replay) {
       out.push(violation('X-INPUT', 123, `"${e.id}": ${quiet[0]!.spec.op} (quiet input) woke the agent: status running with no waking send`, e))
       return
     }

@@ -79,3 +79,37 @@ export function teardownRequest(a: Analysis, life: Life, before: number, depth =
   if (inherited && (!first || inherited.invoke.i < first.invoke.i)) first = inherited
   return first
 }
+
+/** A request that aborts an agent's current activity: a cancel (with its cause kind) or a teardown request (`disposed`). */
+export interface AbortRequest {
+  readonly window: OpWindow
+  /** The cause kind the request aborts with: the cancel's (default `user`), or `disposed` for a teardown. */
+  readonly cause: string
+  readonly teardown: boolean
+  /**
+   * A cancel that threw (e.g. its inbox clear reentered an append from inside an observer): the
+   * reference aborts nothing then, another implementation may have aborted before throwing.
+   */
+  readonly failed: boolean
+}
+
+/**
+ * The requests invoked in `life`'s process after entry `from` and before entry `to` that may abort
+ * its agent's activity: a cancel of its id that reached a live agent (even one that threw), and the teardown requests of
+ * {@link teardownRequest} (a dispose of its id, an unload of its owner, a factory unload, shutdown,
+ * restart). In invoke order. A child's teardown through its parent's scope is not listed (it
+ * reaches the child only after the parent's driver is quiescent).
+ */
+export function abortRequests(a: Analysis, life: Life, from: number, to: number): AbortRequest[] {
+  const owner = life.tx?.owner
+  const out: AbortRequest[] = []
+  for (const w of windowsOf(a)) {
+    if (w.world !== life.world || w.invoke.i <= from || w.invoke.i >= to) continue
+    const s = w.spec
+    if (s.op === 'cancel' && s.session === life.id && w.outcome?.status !== 'info') out.push({ window: w, cause: s.cause ?? 'user', teardown: false, failed: w.outcome?.status === 'fail' })
+    else if ((s.op === 'dispose' && s.session === life.id) || (s.op === 'unloadOwner' && s.owner === owner) || s.op === 'unloadFactory' || s.op === 'shutdown' || s.op === 'restart') {
+      out.push({ window: w, cause: 'disposed', teardown: true, failed: false })
+    }
+  }
+  return out
+}

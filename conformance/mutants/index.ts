@@ -1,6 +1,9 @@
 /**
  * The mutant gallery: buggy variants of the reference factory, one bug each, reproducing the real
- * lifecycle bugs of ../shared/bugs/catalog.md (M..) and its spec-derived appendix (A1–A8).
+ * lifecycle bugs of ../shared/bugs/catalog.md (M..), its spec-derived appendix (A1–A8) and further
+ * spec-derived bugs of the same kinds (A9–: quiescence and reentrancy, each proving one of the
+ * checks of the settled state). Most subclass the reference factory and replace one step; A13 is
+ * a process adapter (its bug is in the process's persistence, not in the factory).
  * Each module's default export is an adapter; its top comment says what it breaks and how.
  *
  * The meta-test (mutants.test.ts) runs every directed case against every mutant and requires each
@@ -17,6 +20,13 @@ import a5ClearNextTurnFirst from './a5-clear-next-turn-first.js'
 import a6UnannouncedDisposedEdge from './a6-unannounced-disposed-edge.js'
 import a7SignalAfterReturnTearsDown from './a7-signal-after-return-tears-down.js'
 import a8ClaimNextTurnFirst from './a8-claim-next-turn-first.js'
+import a9WakeDecidedBeforeInsert from './a9-wake-decided-before-insert.js'
+import a10CancelAfterStopCheck from './a10-cancel-after-stop-check.js'
+import a11CauseRecordedAfterAbort from './a11-cause-recorded-after-abort.js'
+import a12DriverStartFailureKeepsRunning from './a12-driver-start-failure-keeps-running.js'
+import a13LiveSessionCrashRepaired from './a13-live-session-crash-repaired.js'
+import a14RollbackKeepsScope from './a14-rollback-keeps-scope.js'
+import a15TeardownRethrowsDeferredClear from './a15-teardown-rethrows-deferred-clear.js'
 import m01SetupAfterPublish from './m01-setup-after-publish.js'
 import m04SessionStartBeforeCreated from './m04-session-start-before-created.js'
 import m05AgentDetachCapturedLate from './m05-agent-detach-captured-late.js'
@@ -46,6 +56,7 @@ import m43LatchReplayUnconditional from './m43-latch-replay-unconditional.js'
 import m44NoopCancelNotifies from './m44-noop-cancel-notifies.js'
 import m48WhenidleStatusShortcut from './m48-whenidle-status-shortcut.js'
 import m49WhenidleNoFollow from './m49-whenidle-no-follow.js'
+import m51FinalTurnEndDeferred from './m51-final-turn-end-deferred.js'
 import m52TurnCounterRestarts from './m52-turn-counter-restarts.js'
 import m53ClaimBeforeTurnStart from './m53-claim-before-turn-start.js'
 import m57InboxAliasesCallerMessage from './m57-inbox-aliases-caller-message.js'
@@ -77,6 +88,18 @@ export const MUTANTS: readonly MutantEntry[] = [
   { file: 'a6-unannounced-disposed-edge.ts', adapter: a6UnannouncedDisposedEdge, catalog: 'A6' },
   { file: 'a7-signal-after-return-tears-down.ts', adapter: a7SignalAfterReturnTearsDown, catalog: 'A7' },
   { file: 'a8-claim-next-turn-first.ts', adapter: a8ClaimNextTurnFirst, catalog: 'A8' },
+  { file: 'a9-wake-decided-before-insert.ts', adapter: a9WakeDecidedBeforeInsert, catalog: 'A9', caughtByDirected: false,
+    reason: 'only an operation from inside an inbox observer reaches it; caught by the quiescence checks (idle-pending.ts, §9 31)' },
+  { file: 'a10-cancel-after-stop-check.ts', adapter: a10CancelAfterStopCheck, catalog: 'A10', caughtByDirected: false,
+    reason: 'needs a cancel landing in a checkpoint after the stop check; caught by completed-turn.ts (§9 157)' },
+  { file: 'a11-cause-recorded-after-abort.ts', adapter: a11CauseRecordedAfterAbort, catalog: 'A11', caughtByDirected: false,
+    reason: 'only a cancel from an abort observer reaches it; caught by cancel-cause.ts (§9 156)' },
+  { file: 'a12-driver-start-failure-keeps-running.ts', adapter: a12DriverStartFailureKeepsRunning, catalog: 'A12', caughtByDirected: false,
+    reason: 'no directed case reads the status after a wake raced a shutdown; caught by status-activity.ts (§9 11/27)' },
+  { file: 'a13-live-session-crash-repaired.ts', adapter: a13LiveSessionCrashRepaired, catalog: 'A13', caughtByDirected: false,
+    reason: 'a process adapter (its persistence is buggy): directed cases run only on factory adapters; caught by stored-log.ts (§9 43)' },
+  { file: 'a14-rollback-keeps-scope.ts', adapter: a14RollbackKeepsScope, catalog: 'A14' },
+  { file: 'a15-teardown-rethrows-deferred-clear.ts', adapter: a15TeardownRethrowsDeferredClear, catalog: 'A15' },
   { file: 'm01-setup-after-publish.ts', adapter: m01SetupAfterPublish, catalog: 'M01' },
   { file: 'm04-session-start-before-created.ts', adapter: m04SessionStartBeforeCreated, catalog: 'M04' },
   { file: 'm05-agent-detach-captured-late.ts', adapter: m05AgentDetachCapturedLate, catalog: 'M05' },
@@ -107,6 +130,7 @@ export const MUTANTS: readonly MutantEntry[] = [
   { file: 'm44-noop-cancel-notifies.ts', adapter: m44NoopCancelNotifies, catalog: 'M44' },
   { file: 'm48-whenidle-status-shortcut.ts', adapter: m48WhenidleStatusShortcut, catalog: 'M48' },
   { file: 'm49-whenidle-no-follow.ts', adapter: m49WhenidleNoFollow, catalog: 'M49' },
+  { file: 'm51-final-turn-end-deferred.ts', adapter: m51FinalTurnEndDeferred, catalog: 'M51' },
   { file: 'm52-turn-counter-restarts.ts', adapter: m52TurnCounterRestarts, catalog: 'M52' },
   { file: 'm53-claim-before-turn-start.ts', adapter: m53ClaimBeforeTurnStart, catalog: 'M53' },
   { file: 'm57-inbox-aliases-caller-message.ts', adapter: m57InboxAliasesCallerMessage, catalog: 'M57' },

@@ -1,13 +1,13 @@
 /**
  * Which operations and behaviours a program exercises, by stable keys (`op:create`,
- * `listener:agent/created:throw`, `model:hang`, `load:hang`, `setup:rejectAt`, `minting:op`, …), so a campaign
- * can report the keys its programs never reached. {@link ALL_COVERAGE_KEYS} lists every key the
+ * `listener:agent/created:throw`, `listener:where:pending`, `site:abort`, `model:hang`, `load:hang`,
+ * `setup:rejectAt`, `minting:op`, …), so a campaign can report the keys its programs never reached. {@link ALL_COVERAGE_KEYS} lists every key the
  * default generator can reach.
  * @module
  */
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { EffectSpec, ListenerSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program.js'
-import { OPERATION_KINDS } from '../../sim/program.js'
+import { OPERATION_KINDS, PAYLOAD_FILTER_FIELDS } from '../../sim/program.js'
 
 const ACTIONS = ['throw', 'reject', 'slow', 'op', 'block'] as const
 const CAUSES = ['user', 'parent', 'hook', 'disposed'] as const
@@ -15,7 +15,7 @@ const REPLIES = ['text', 'fail', 'hang', 'tool', 'delay'] as const
 const LOADS = ['ok', 'slow', 'fail', 'hang'] as const
 
 /** Where an operation can sit. */
-export const OPERATION_SITES = ['actor', 'listener', 'effect', 'commit', 'tool', 'minting'] as const
+export const OPERATION_SITES = ['actor', 'listener', 'abort', 'effect', 'commit', 'tool', 'minting'] as const
 
 /** What a persisted log's inbox replay would make of it. */
 export type LogClass = 'empty' | 'turns' | 'pending' | 'invalid-splice'
@@ -27,10 +27,11 @@ export const ALL_COVERAGE_KEYS: readonly string[] = Object.freeze([
   'create:setup', 'create:owner', 'create:parent', 'create:signal', 'create:maxTokens', 'create:invalid-maxTokens', 'create:seeded',
   'resume:setup', 'resume:owner', 'resume:signal',
   'cancel:keepInbox', ...CAUSES.map((c) => `cancel:cause:${c}`),
-  'input:text', 'input:mutate', 'runMaintenance:steps', 'remove:last',
+  'input:text', 'input:mutate', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last',
   'setup:sync', 'setup:async', 'setup:throwSync', 'setup:rejectAt', 'setup:hangAt', 'setup:commitThrows', 'setup:commitOp', 'setup:effects', 'setup:listeners',
   ...EVENT_NAMES.flatMap((e) => ACTIONS.map((a) => `listener:${e}:${a}`)),
-  'listener:session-filter', 'listener:event-type-filter', 'listener:times', 'listener-site:env', 'listener-site:setup',
+  'listener:session-filter', 'listener:event-type-filter', 'listener:times', 'listener:nth', ...PAYLOAD_FILTER_FIELDS.map((f) => `listener:where:${f}`),
+  'listener:on-abort', 'listener-site:env', 'listener-site:setup',
   ...['root', 'owner', 'setup'].flatMap((on) => ACTIONS.map((a) => `effect:${on}:${a}`)),
   ...REPLIES.map((r) => `model:${r}`), 'model:tool-op',
   ...LOADS.map((l) => `load:${l}`),
@@ -79,7 +80,13 @@ export function coverageOf(program: Program): Record<string, number> {
     if (l.session !== undefined) hit('listener:session-filter')
     if (l.eventType !== undefined) hit('listener:event-type-filter')
     if (l.times !== undefined) hit('listener:times')
+    if (l.nth !== undefined) hit('listener:nth')
+    for (const f of PAYLOAD_FILTER_FIELDS) if (l.where?.[f] !== undefined) hit(`listener:where:${f}`)
     if (l.action.do === 'op') operation(l.action.op, 'listener')
+    if (l.onAbort !== undefined) {
+      hit('listener:on-abort')
+      if (l.onAbort.do === 'op') operation(l.onAbort.op, 'abort')
+    }
   }
   const effect = (e: EffectSpec, on: 'root' | 'owner' | 'setup'): void => {
     hit(`effect:${on}:${e.disposer.do}`)
@@ -127,6 +134,10 @@ export function coverageOf(program: Program): Record<string, number> {
         return
       case 'runMaintenance':
         if (o.steps !== undefined) hit('runMaintenance:steps')
+        if (o.onAbort !== undefined) {
+          hit('runMaintenance:on-abort')
+          if (o.onAbort.do === 'op') operation(o.onAbort.op, 'abort')
+        }
         return
       default:
         return

@@ -6,7 +6,8 @@
 export {
   actionArbitrary, actorArbitrary, DEFAULT_ARBITRARY_OPTIONS, effectArbitrary, environmentArbitrary, environmentEffectArbitrary,
   listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, ownerArbitrary, persistedLogArbitrary,
-  programArbitrary, SESSION_EVENT_TYPES, sessionArbitrary, setupArbitrary, signalArbitrary,
+  filterFieldsOf, payloadFilterArbitrary, programArbitrary, REENTRANT_OPERATIONS, reentrantListenerArbitrary, reentrantProgramArbitrary,
+  SESSION_EVENT_TYPES, sessionArbitrary, setupArbitrary, signalArbitrary,
 } from './program.js'
 export type { ArbitraryOptions, OperationKind } from './program.js'
 export { ALL_COVERAGE_KEYS, classifyLog, coverageOf, mergeCoverage, missingCoverage, OPERATION_SITES } from './coverage.js'

@@ -12,9 +12,9 @@ import type { Arbitrary } from 'fast-check'
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { EventName } from '../../core/contract.js'
 import type {
-  Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec,
+  Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, PayloadFilter, Program, SetupSpec,
 } from '../../sim/program.js'
-import { OPERATION_KINDS, PROGRAM_VERSION } from '../../sim/program.js'
+import { OPERATION_KINDS, PAYLOAD_FILTER_EVENTS, PAYLOAD_FILTER_FIELDS, PROGRAM_VERSION, SIGNAL_EVENTS } from '../../sim/program.js'
 
 /** An operation kind. */
 export type OperationKind = (typeof OPERATION_KINDS)[number]
@@ -117,9 +117,47 @@ export function actionArbitrary(options: ArbitraryOptions = {}, depth = resolve(
   return fc.oneof(...plain, operationArbitrary(options, depth - 1).map((op): Action => ({ do: 'op', op })))
 }
 
+/** Plausible values of each payload filter field (§1.9 payloads; turns and steps stay small). */
+const FILTER_VALUES: { [K in keyof PayloadFilter]-?: Arbitrary<NonNullable<PayloadFilter[K]>> } = {
+  turn: fc.integer({ min: 1, max: 3 }),
+  step: fc.integer({ min: 1, max: 2 }),
+  status: fc.constantFrom('idle', 'running'),
+  source: fc.constantFrom('startup', 'resume'),
+  target: fc.constantFrom('next-turn', 'next-step'),
+  outcome: fc.constantFrom('inserted', 'claimed', 'canceled'),
+  reason: fc.constantFrom('completed', 'aborted', 'blocked', 'error'),
+  pending: fc.boolean(),
+}
+
+/** The filter fields an event's payload can carry (`pending` on every event). */
+export function filterFieldsOf(event: EventName): (keyof PayloadFilter)[] {
+  return PAYLOAD_FILTER_FIELDS.filter((f) => f === 'pending' || PAYLOAD_FILTER_EVENTS[f].includes(event))
+}
+
+/** A payload filter of one or two fields the event can carry. */
+export function payloadFilterArbitrary(event: EventName): Arbitrary<PayloadFilter> {
+  const fields = filterFieldsOf(event)
+  return fc.subarray(fields, { minLength: 1, maxLength: Math.min(2, fields.length) })
+    .chain((chosen) => fc.tuple(...chosen.map((f) => FILTER_VALUES[f] as Arbitrary<unknown>)).map((values) => Object.fromEntries(chosen.map((f, i) => [f, values[i]])) as PayloadFilter))
+}
+
 /**
- * A listener on any event of the vocabulary, with any action, optional session/event-type filters and
- * `times`. An `agent/pre-step` listener blocks the step (`block`) one time in three.
+ * An abort observer's action: an operation (a throw would escape the signal's dispatch), plain ones
+ * only, weighted by {@link ABORT_OPERATIONS}: a second cancel most, then sends and teardown.
+ */
+function abortActionArbitrary(options: ArbitraryOptions): Arbitrary<Action> {
+  const o = resolve(options)
+  const kinds = o.operations.filter((k) => ABORT_OPERATIONS[k] !== undefined)
+  if (kinds.length === 0) return operationArbitrary({ ...options, operations: o.operations }, 0).map((op): Action => ({ do: 'op', op }))
+  return fc.oneof(...kinds.map((k) => ({ arbitrary: operationArbitrary({ ...options, operations: [k] }, 0), weight: ABORT_OPERATIONS[k]! })))
+    .map((op): Action => ({ do: 'op', op }))
+}
+
+/**
+ * A listener on any event of the vocabulary, with any action, optional session/event-type and
+ * payload filters, an occurrence index (`nth`) and `times`; a listener on an event that carries the
+ * activity signal sometimes observes its abort (`onAbort`). An `agent/pre-step` listener blocks the
+ * step (`block`) one time in three.
  */
 export function listenerArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<ListenerSpec> {
   const action = actionArbitrary(options, depth)
@@ -128,13 +166,73 @@ export function listenerArbitrary(options: ArbitraryOptions = {}, depth = resolv
     action: event === 'agent/pre-step' ? preStepAction : action,
     session: maybe(sessionArbitrary(options), 2),
     eventType: maybe(fc.constantFrom(...SESSION_EVENT_TYPES), 2),
+    where: maybe(payloadFilterArbitrary(event), 3),
+    nth: maybe(fc.integer({ min: 2, max: 3 }), 4),
     times: maybe(fc.integer({ min: 1, max: 3 }), 3),
+    onAbort: SIGNAL_EVENTS.includes(event) && depth > 0 ? maybe(abortActionArbitrary(options), 2) : fc.constant(undefined),
   }, { noNullPrototype: true }).map((l): ListenerSpec => compact({
     event,
     ...l,
     // An event-type filter only means something on session/event.
     eventType: event === 'session/event' ? l.eventType : undefined,
   })))
+}
+
+/**
+ * Operations a reentrant listener performs from inside a dispatch, with their weights: teardowns,
+ * unloads, cancels and sends first (the shapes that break lifecycles when work is pending).
+ */
+export const REENTRANT_OPERATIONS: Readonly<Partial<Record<OperationKind, number>>> = {
+  dispose: 4, unloadOwner: 1, unloadFactory: 1, shutdown: 1, cancel: 4, followup: 3, steer: 2, inject: 1, remove: 1, runMaintenance: 2, whenIdle: 1,
+}
+
+/** Operations an abort observer performs, with their weights. */
+const ABORT_OPERATIONS: Readonly<Partial<Record<OperationKind, number>>> = { cancel: 4, followup: 2, steer: 2, inject: 1, dispose: 1, remove: 1 }
+
+/**
+ * Where a reentrant listener fires on agent `s`: the dispatches a lifecycle bug hides in, with the
+ * filters that make them fire while work is pending (the 2nd insertion, a splice observed with
+ * items already pending, a claim, a discard, a status flip, a turn boundary, an abort, a creation
+ * edge).
+ */
+function reentrantSiteArbitrary(s: string): Arbitrary<Omit<ListenerSpec, 'action'>> {
+  const splice = (where: PayloadFilter): Omit<ListenerSpec, 'action'> => ({ event: 'session/event', session: s, eventType: 'agent/inbox/spliced', where })
+  return fc.oneof(
+    { arbitrary: fc.constant({ event: 'agent/inbox/inserted' as const, session: s, nth: 2 }), weight: 3 },
+    { arbitrary: fc.constant(splice({ pending: true })), weight: 3 },
+    { arbitrary: fc.constantFrom(splice({ outcome: 'claimed' }), splice({ outcome: 'canceled' }), splice({ target: 'next-step' })), weight: 1 },
+    { arbitrary: fc.constantFrom<Omit<ListenerSpec, 'action'>>(
+      { event: 'agent/inbox/claimed', session: s }, { event: 'agent/inbox/discarded', session: s }, { event: 'agent/inbox/inserted', session: s, where: { pending: true } },
+    ), weight: 2 },
+    { arbitrary: fc.constantFrom<Omit<ListenerSpec, 'action'>>(
+      { event: 'agent/status', session: s, where: { status: 'running' } }, { event: 'agent/status', session: s, where: { status: 'idle' } },
+    ), weight: 2 },
+    { arbitrary: fc.constantFrom<Omit<ListenerSpec, 'action'>>(
+      { event: 'session/event', session: s, eventType: 'turn/start' }, { event: 'session/event', session: s, eventType: 'turn/end' },
+      { event: 'session/event', session: s, eventType: 'step/start' }, { event: 'agent/turn-stopping', session: s },
+      { event: 'session/event', session: s, eventType: 'turn/start', nth: 2 },
+    ), weight: 2 },
+    { arbitrary: fc.constantFrom<Omit<ListenerSpec, 'action'>>(
+      { event: 'agent/created', session: s }, { event: 'agent/session-start', session: s }, { event: 'session/created', session: s },
+    ), weight: 1 },
+  )
+}
+
+/**
+ * A listener aimed at agent `s` that performs a teardown, unload, cancel or send on `s` from
+ * inside a dispatch (weighted by {@link REENTRANT_OPERATIONS}), or observes the abort of its
+ * activity and acts from inside that abort. Only kinds `options.operations` allows.
+ */
+export function reentrantListenerArbitrary(s: string, options: ArbitraryOptions = {}): Arbitrary<ListenerSpec> {
+  const o = resolve({ ...options, sessions: [s] })
+  const kinds = o.operations.filter((k) => REENTRANT_OPERATIONS[k] !== undefined)
+  if (kinds.length === 0) return listenerArbitrary({ ...options, sessions: [s] })
+  const one = { ...options, sessions: [s] }
+  const op = fc.oneof(...kinds.map((k) => ({ arbitrary: operationArbitrary({ ...one, operations: [k] }, 0), weight: REENTRANT_OPERATIONS[k]! })))
+  const acting = fc.tuple(reentrantSiteArbitrary(s), op, maybe(fc.constant(2), 3)).map(([site, operation, times]): ListenerSpec => compact({ ...site, action: { do: 'op', op: operation }, times }))
+  const observing = fc.tuple(fc.constantFrom<EventName>(...SIGNAL_EVENTS), abortActionArbitrary(one), fc.constantFrom<Action>({ do: 'slow' }, { do: 'slow' }, { do: 'throw' }))
+    .map(([event, onAbort, action]): ListenerSpec => ({ event, session: s, action, onAbort }))
+  return fc.oneof({ arbitrary: acting, weight: 3 }, { arbitrary: observing, weight: 1 })
 }
 
 /** Operations a minting behaviour usually performs: the ones that race the creation being built (§9 59, 104). */
@@ -280,8 +378,11 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     steer: () => input('steer'),
     inject: () => input('inject'),
     queue: () => input('queue'),
-    runMaintenance: () => fc.record({ session, steps: maybe(fc.integer({ min: 0, max: 3 }), 2) }, { noNullPrototype: true })
-      .map((rest): Operation => compact({ op: 'runMaintenance', ...rest })),
+    runMaintenance: () => fc.record({
+      session,
+      steps: maybe(fc.integer({ min: 0, max: 3 }), 2),
+      onAbort: depth > 0 ? maybe(abortActionArbitrary(options), 4) : fc.constant(undefined),
+    }, { noNullPrototype: true }).map((rest): Operation => compact({ op: 'runMaintenance', ...rest })),
     whenIdle: () => session.map((s): Operation => ({ op: 'whenIdle', session: s })),
     remove: () => fc.record({ session, which: maybe(fc.constant('last' as const), 2) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op: 'remove', ...rest })),
@@ -330,10 +431,59 @@ export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<
   }, { noNullPrototype: true }).map((env): EnvironmentSpec => compact(env))
 }
 
-/** A whole program: 1..4 actors (`a1`..), each 1..`maxOps` operations, and an environment. */
-export function programArbitrary(options: ArbitraryOptions = {}): Arbitrary<Program> {
+/** A program from every feature at once. */
+function plainProgramArbitrary(options: ArbitraryOptions): Arbitrary<Program> {
   const o = resolve(options)
   return fc.integer({ min: o.minActors, max: o.maxActors })
     .chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => actorArbitrary(`a${i + 1}`, options))), environmentArbitrary(options)))
     .map(([actors, env]): Program => (Object.keys(env).length === 0 ? { v: PROGRAM_VERSION, actors } : { v: PROGRAM_VERSION, actors, env }))
+}
+
+/** Sends a feeding actor makes, with their weights: waking input first, quiet input too. */
+const FEEDING_SENDS: Readonly<Partial<Record<OperationKind, number>>> = { followup: 3, steer: 2, inject: 2, queue: 1 }
+
+/**
+ * A program aimed at one agent from inside its dispatches (swarm-style focus): actor `a1` creates
+ * session `s`, feeds it two to four sends and half the time cancels it, the other actors work on `s` alone (so input piles
+ * up on it), its model often hangs or runs tools (so turns stay open), and one or two
+ * {@link reentrantListenerArbitrary} listeners tear down, unload, cancel or send from inside its
+ * dispatches while that work is pending.
+ */
+export function reentrantProgramArbitrary(options: ArbitraryOptions = {}): Arbitrary<Program> {
+  const o = resolve(options)
+  return sessionArbitrary(options).chain((s) => {
+    const one = { ...options, sessions: [s] }
+    const slowModel = fc.array(fc.oneof(
+      { arbitrary: modelStepArbitrary(one), weight: 2 },
+      { arbitrary: fc.constant<ModelStepSpec>({ reply: 'tool' }), weight: 1 },
+      ...(o.hangs ? [{ arbitrary: fc.constant<ModelStepSpec>({ reply: 'hang' }), weight: 1 }] : []),
+    ), { minLength: 1, maxLength: 3 })
+    const sends = o.operations.filter((k) => FEEDING_SENDS[k] !== undefined)
+    const send = sends.length > 0
+      ? fc.oneof(...sends.map((k) => ({ arbitrary: operationArbitrary({ ...one, operations: [k] }, 0), weight: FEEDING_SENDS[k]! })))
+      : fc.constant(undefined)
+    // Half the time the feeder ends by cancelling (any cause): an abort for observers to see.
+    const cancel = o.operations.includes('cancel') ? maybe(operationArbitrary({ ...one, operations: ['cancel'] }, 0), 2) : fc.constant(undefined)
+    const feeder = fc.tuple(fc.array(send, { minLength: 2, maxLength: 4 }), cancel)
+      .map(([ops, last]): Operation[] => [...(o.operations.includes('create') ? [{ op: 'create' as const, session: s }] : []), ...[...ops, last].filter((x) => x !== undefined)])
+    const others = plainProgramArbitrary({ ...one, minActors: 1, maxActors: Math.max(1, o.maxActors - 1) })
+    return fc.tuple(feeder, others, fc.array(reentrantListenerArbitrary(s, options), { minLength: 1, maxLength: 2 }), maybe(slowModel, 2))
+      .map(([feeding, program, listeners, model]): Program => {
+        // (a feeder with nothing to do — neither create nor sends allowed — is left out)
+        const actors = [...(feeding.length > 0 ? [{ id: 'a1', ops: feeding }] : []), ...program.actors].map((a, i) => ({ ...a, id: `a${i + 1}` }))
+        const env: EnvironmentSpec = { ...program.env, listeners: [...listeners, ...(program.env?.listeners ?? [])] }
+        if (model) env.model = { ...env.model, [s]: model }
+        return { ...program, actors, env }
+      })
+  })
+}
+
+/**
+ * A whole program: 1..4 actors (`a1`..), each 1..`maxOps` operations, and an environment — one
+ * time in three a {@link reentrantProgramArbitrary} one, aimed at one agent from inside its
+ * dispatches.
+ */
+export function programArbitrary(options: ArbitraryOptions = {}): Arbitrary<Program> {
+  resolve(options)
+  return fc.oneof({ arbitrary: plainProgramArbitrary(options), weight: 2 }, { arbitrary: reentrantProgramArbitrary(options), weight: 1 })
 }

@@ -84,6 +84,9 @@ export class Scheduler {
   #mainOp: OpHandle | undefined
   #crash: { error: unknown; source: CrashSource } | undefined
   #harnessError: { error: unknown } | undefined
+  #probe: ((turn: () => Promise<void>, last: boolean) => Promise<void> | undefined) | undefined
+  readonly #turn = (): Promise<void> => this.#watch.turn()
+  #clock: VirtualClock | undefined
 
   /** @param strategy a strategy on which `beginRun()` returned `true` for this run. */
   constructor(strategy: Strategy) {
@@ -134,6 +137,15 @@ export class Scheduler {
   block(label: string, actor: string): Promise<never> {
     this.#ops.blocked(actor, label)
     return never()
+  }
+
+  /**
+   * Call `probe` each time the process has settled, before the next decision (the last call, with
+   * `last`, sees the state the run ends in: nothing pending, no timer). The probe observes: it may await microtasks and, through `turn`,
+   * one more real macrotask turn, but it takes no decision. A probe that throws is a harness error.
+   */
+  onSettled(probe: (turn: () => Promise<void>, last: boolean) => Promise<void> | undefined): void {
+    this.#probe = probe
   }
 
   /** Open an operation of `actor`; the run deadlocks if it is still open when nothing can run. */
@@ -187,6 +199,7 @@ export class Scheduler {
     const budget = options.budget ?? DEFAULT_BUDGET
     if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`Scheduler.run(): budget must be an integer >= 0, got budget=${String(budget)}`)
     const clock = options.clockStart === undefined ? new VirtualClock() : new VirtualClock({ start: options.clockStart })
+    this.#clock = clock
     clock.install()
     let outcome: RunOutcome | undefined
     try {
@@ -311,11 +324,26 @@ export class Scheduler {
   /**
    * Let the process settle: one real turn drains every microtask and runs every
    * immediate queued before it; immediates queued by code under test during
-   * the turn run after it, so they take one more turn each generation.
+   * the turn run after it, so they take one more turn each generation. Then
+   * the quiescence probe, if any, observes the settled process.
    */
   async #settle(): Promise<void> {
     const watch = this.#watch
     await watch.turn()
+    while (watch.immediateSeen) {
+      watch.immediateSeen = false
+      await watch.turn()
+    }
+    const probe = this.#probe
+    if (probe === undefined || this.#state !== 'running') return
+    try {
+      // Most probes record at once; only one that waits for a whenIdle() returns a promise.
+      const waiting = probe(this.#turn, this.#pending.length === 0 && this.#clock?.nextTimerAt() === undefined)
+      if (waiting !== undefined) await waiting
+    } catch (error) {
+      this.#harnessError ??= { error }
+    }
+    // What the probe's observations queued runs before the next decision.
     while (watch.immediateSeen) {
       watch.immediateSeen = false
       await watch.turn()

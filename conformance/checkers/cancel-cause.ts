@@ -1,0 +1,53 @@
+/**
+ * X-CANCEL 156, the first cause wins (§7.3, §9 109/156): a turn that ends `aborted` records the
+ * cause of the first request that aborted it, whatever window that request landed in and whatever
+ * cancels followed (from a listener, from an observer of the abort itself, or a later teardown).
+ * Checked where the first request is a `cancel` of the agent made while the turn was open; when a
+ * teardown came first the disposal may reach the agent later (through a parent's scope), and when
+ * another request was made from inside the first one's inbox clear it may have aborted first, so
+ * such turns are not judged.
+ * @module
+ */
+import type { Analysis } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import { abortRequests, teardownRequest } from './windows.js'
+
+/** Whether the operation invoked at entry `i` was performed by an abort observer (its mark says `abort:`). */
+function fromAbortObserver(a: Analysis, i: number): boolean {
+  const mark = a.entries[i - 1]
+  return mark?.k === 'mark' && / abort:\S+ op$/.test(mark.label)
+}
+
+/** Check that an aborted turn records the first requested cause. */
+export function checkCancelCause(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  for (const life of a.lives) {
+    let start: (typeof life.appends)[number] | undefined
+    for (const e of life.appends) {
+      if (e.type === 'turn/start') start = e
+      if (e.type !== 'turn/end' || !start) continue
+      const data = e.data as { turn?: unknown; reason?: { kind?: unknown; reason?: { kind?: unknown } | null } | null } | null
+      const opened = start
+      start = undefined
+      if (data?.reason?.kind !== 'aborted') continue
+      // A cancel that threw may or may not have aborted: the turn is not judged past one.
+      const requests = abortRequests(a, life, opened.i, e.i)
+      const first = requests[0]
+      if (!first || first.teardown || first.failed) continue
+      // A cancel clears the inbox before it aborts (§7.3): one made from inside that clear's
+      // dispatches (a discard, a splice observer) may abort first. Only those made from an
+      // observer of the abort itself certainly come after it.
+      const until = first.window.outcome?.i ?? e.i
+      if (requests.some((r) => r !== first && r.window.invoke.i < until && !fromAbortObserver(a, r.window.invoke.i))) continue
+      // A teardown requested before it (even before the turn opened) may reach the agent later.
+      const torn = teardownRequest(a, life, e.i)
+      if (torn && torn.invoke.i < first.window.invoke.i) continue
+      const recorded = data.reason.reason?.kind
+      if (recorded === first.cause) continue
+      out.push(violation('X-CANCEL', 156, `"${life.id}": turn ${String(data.turn)} ended aborted with cause ${JSON.stringify(recorded)}, but the first request to abort it was cancel(${first.cause}) (${first.window.invoke.actor} ${first.window.invoke.what}); the first cause wins`, e))
+    }
+  }
+  return dedupe(out)
+}

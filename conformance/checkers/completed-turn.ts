@@ -1,0 +1,55 @@
+/**
+ * X-CANCEL 157, cancellation windows end at the stop check (§10.1, §7.3): a turn whose last step
+ * completed and passed its stop check is recorded `completed`; a cancel that comes later only
+ * touches later work. The stop check runs right after the `agent/turn-stopping` dispatch: when no
+ * listener of that dispatch has an asynchronous tail, it runs in the same scheduling step as the
+ * dispatch began. So a turn that reached `agent/turn-stopping` with no further step and ends
+ * `aborted` although every request that could abort it came in a later step was aborted after its
+ * stop check.
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis } from './analysis.js'
+import { isClaim } from './projection.js'
+import type { SplicePayload } from './projection.js'
+import { dedupe } from './atomic.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import { abortRequests, teardownRequest } from './windows.js'
+
+type Event = Extract<TraceEntry, { k: 'event' }>
+
+/** A listener of `agent/turn-stopping` whose action left an asynchronous tail (a scheduling point). */
+const ASYNC_TAIL = /listener:agent\/turn-stopping (slow|reject)$/
+
+/** Check that a turn past its stop check is not recorded aborted. */
+export function checkCompletedTurn(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const stopping = a.entries.filter((e): e is Event => e.k === 'event' && e.name === 'agent/turn-stopping' && !e.stale)
+  if (stopping.length === 0) return out
+  for (const life of a.lives) {
+    let start: (typeof life.appends)[number] | undefined
+    for (const e of life.appends) {
+      if (e.type === 'turn/start') start = e
+      if (e.type !== 'turn/end' || !start) continue
+      const opened = start
+      start = undefined
+      const data = e.data as { turn?: unknown; reason?: { kind?: unknown } | null } | null
+      if (data?.reason?.kind !== 'aborted') continue
+      const stop = stopping.filter((s) => s.world === life.world && s.id === life.id && s.detail === `turn ${String(data.turn)}` && s.i > opened.i && s.i < e.i).at(-1)
+      if (!stop) continue
+      // Another step after it (steering sent during the dispatch: its claim, its step/start), or a
+      // listener tail the stop check waited for: the turn was still cancellable.
+      if (life.appends.some((x) => x.i > stop.i && x.i < e.i && (x.type === 'step/start' || x.type === 'user/message' || (x.type === 'agent/inbox/spliced' && isClaim(x.data as SplicePayload))))) continue
+      if (a.entries.slice(stop.i, e.i).some((x) => x.k === 'mark' && ASYNC_TAIL.test(x.label))) continue
+      const requests = abortRequests(a, life, opened.i, e.i)
+      if (requests.length === 0 || requests[0]!.window.invoke.d <= stop.d) continue
+      // A teardown requested earlier (even before the turn opened) may have reached it before the stop check.
+      const torn = teardownRequest(a, life, e.i)
+      if (torn && torn.invoke.d <= stop.d) continue
+      const first = requests[0]!
+      out.push(violation('X-CANCEL', 157, `"${life.id}": turn ${String(data.turn)} passed its stop check (agent/turn-stopping at decision ${stop.d}, no listener tail, no further step) yet ended aborted by ${first.window.invoke.what} requested at decision ${first.window.invoke.d}`, e))
+    }
+  }
+  return dedupe(out)
+}

@@ -1,0 +1,117 @@
+/**
+ * No waking input left behind at quiescence (§7.2 wake rule and latch replay, §7.4, §12 Q7/Q8): when
+ * an agent is quiescent (idle, `whenIdle()` settled, no maintenance), no message a `followup` or
+ * `steer` sent to it is still pending unless something the contract names parked it. A waking send
+ * either starts a driver (from idle), is claimed by the running driver (which loops while work is
+ * pending after a normally closed turn), or is latched behind maintenance or a converging abort and
+ * replayed at its convergence.
+ *
+ * Parked legitimately, so not reported: quiet input (`inject`, `queue`) and resumed items (Q1); a
+ * message a later `cancel(…, {keepInbox})` kept, whose wake an earlier cancel with the `disposed`
+ * cause left unlatched, or whose latch the plain cancel it was sent from inside reset; a message
+ * after which a turn ended `aborted`, `blocked` or `error` (or with no step, Q11); one that landed
+ * while a running agent had no turn open (the exit gap of Q7, or between turns); and every message
+ * of an agent whose teardown was requested or whose creation is rolling back (§5.1: disposal never
+ * latches; Q8 happens only then).
+ *
+ * Keyed by where the send found the agent, read at the send's outcome: during maintenance
+ * (AGENT-RUNTIME-SCOPE 31), in an aborted activity converging (X-CANCEL 148), running (20) or idle (19).
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace.js'
+import type { Analysis, Life } from './analysis.js'
+import { dedupe } from './atomic.js'
+import { atProbe, probedAgents, quiescent } from './quiescence.js'
+import { violation } from './violation.js'
+import type { Violation } from './violation.js'
+import type { OpWindow } from './windows.js'
+import { teardownRequest, windowsOf } from './windows.js'
+
+type Append = Extract<TraceEntry, { k: 'append' }>
+
+/** Check that quiescent agents keep no waking input a wake should have run. */
+export function checkIdlePending(a: Analysis): Violation[] {
+  const out: Violation[] = []
+  const candidates = probedAgents(a).filter(({ agent }) => quiescent(agent) && (agent.nextTurn?.length || agent.nextStep?.length))
+  if (candidates.length === 0) return out
+  // Accepted sends by world/session/message id.
+  const sends = new Map<string, OpWindow>()
+  for (const w of windowsOf(a)) {
+    const s = w.spec
+    if ((s.op === 'followup' || s.op === 'steer' || s.op === 'inject' || s.op === 'queue') && w.outcome?.status === 'ok' && w.outcome.detail) {
+      sends.set(`${w.world}/${s.session}/${w.outcome.detail}`, w)
+    }
+  }
+  const reported = new Set<string>()
+  for (const { probe, agent, life } of candidates) {
+    // Torn down: on request, or rolled back (its creation rejected after publication began).
+    if (teardownRequest(a, life, probe.at) !== undefined || life.tx?.outcome?.status === 'fail') continue
+    for (const id of [...(agent.nextTurn ?? []), ...(agent.nextStep ?? [])]) {
+      const send = sends.get(`${probe.world}/${agent.id}/${id}`)
+      if (!send || (send.spec.op !== 'followup' && send.spec.op !== 'steer') || send.invoke.i < life.sessionCreated.i || send.outcome!.i >= probe.at) continue
+      if (reported.has(`${probe.world}/${agent.id}/${id}`) || parked(a, life, send, probe.at)) continue
+      reported.add(`${probe.world}/${agent.id}/${id}`)
+      const where = foundIn(a, life, send)
+      out.push(violation(where.group, where.clause, `"${agent.id}": ${id} (${send.spec.op} sent while the agent was ${where.what}) is still pending while the agent is idle and whenIdle() has settled: a wake should have run it`, atProbe(probe)))
+    }
+  }
+  return dedupe(out)
+}
+
+/** Whether something the contract names parked the message `send` inserted, before entry `at`. */
+function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
+  const from = send.invoke.i
+  // A keepInbox cancel after it keeps it parked until a later wake; a cancel with the disposed cause
+  // before it means its wake was never latched (disposal never latches, §7.2).
+  // A send made from inside a plain cancel's inbox clear (a discard listener) is latched, then the
+  // same cancel resets the latch (§7.3 step 1: clear, then reset wakeRequested).
+  if (windowsOf(a).some((w) => w.world === life.world && w.spec.op === 'cancel' && w.spec.session === life.id && w.invoke.i < at && w.invoke.i > life.sessionCreated.i &&
+    ((w.spec.keepInbox === true && w.invoke.i > from) || (w.spec.cause === 'disposed' && w.invoke.i < from) ||
+      (w.spec.keepInbox !== true && w.invoke.i < from && (w.outcome === undefined || w.outcome.i > from))))) return true
+  // A turn that did not close normally (or entered no step) after it arrived ends the driver; what is left parks.
+  let stepped = false
+  for (const e of life.appends) {
+    if (e.i >= at) break
+    if (e.type === 'turn/start') stepped = false
+    if (e.type === 'step/start') stepped = true
+    if (e.i <= from || e.type !== 'turn/end') continue
+    const kind = (e.data as { reason?: { kind?: unknown } | null } | null)?.reason?.kind
+    if (kind !== 'completed' || !stepped) return true
+  }
+  // It landed while a running agent had no turn open: the driver's exit gap (Q7) or between turns.
+  const before = (e: { i: number }): boolean => e.i < from
+  const status = life.statuses.filter(before).at(-1)
+  if (status?.detail === 'running') {
+    const lastStart = lastOf(life.appends, 'turn/start', from)
+    const lastEnd = lastOf(life.appends, 'turn/end', from)
+    if (!lastStart || (lastEnd && lastEnd.i > lastStart.i)) return true
+  }
+  return false
+}
+
+function lastOf(appends: readonly Append[], type: string, before: number): Append | undefined {
+  let found: Append | undefined
+  for (const e of appends) {
+    if (e.i >= before) break
+    if (e.type === type) found = e
+  }
+  return found
+}
+
+/** Where the send found the agent, at its outcome: the clause its loss breaks. */
+function foundIn(a: Analysis, life: Life, send: OpWindow): { group: string; clause: number; what: string } {
+  const at = send.outcome!.i
+  let maintenance = 0
+  for (const e of a.entries) {
+    if (e.i >= at) break
+    if (e.k !== 'mark' || e.world !== life.world || e.id !== life.id || e.i < life.sessionCreated.i) continue
+    if (e.label.endsWith('@maintenance:start')) maintenance++
+    else if (e.label.endsWith('@maintenance:end')) maintenance--
+  }
+  if (maintenance > 0) return { group: 'AGENT-RUNTIME-SCOPE', clause: 31, what: 'in maintenance' }
+  const status = life.statuses.filter((s) => s.i < at).at(-1)
+  if (status?.detail !== 'running') return { group: 'AGENT-RUNTIME-SCOPE', clause: 19, what: 'idle' }
+  const turn = lastOf(life.appends, 'turn/start', at)
+  const aborted = turn !== undefined && windowsOf(a).some((w) => w.world === life.world && w.spec.op === 'cancel' && w.spec.session === life.id && w.invoke.i > turn.i && w.invoke.i < send.invoke.i)
+  return aborted ? { group: 'X-CANCEL', clause: 148, what: 'converging from an abort' } : { group: 'AGENT-RUNTIME-SCOPE', clause: 20, what: 'running' }
+}

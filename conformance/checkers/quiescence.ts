@@ -1,0 +1,63 @@
+/**
+ * What the quiescence checkers share: the probes the world records each time the process has
+ * settled (`sim/trace.ts`, `QuiescentProbe`), each live agent paired with the lifecycle it
+ * belongs to there. An agent is *quiescent* at a probe when it reads `idle`, a `whenIdle()`
+ * settled (§7.5) and no maintenance task of the program is running on it: no work of its own is in
+ * flight. The last probe of a run is its end state.
+ * @module
+ */
+import type { ProbeAgent, QuiescentProbe } from '../../sim/trace.js'
+import type { Analysis, Life } from './analysis.js'
+import { keyOf } from './analysis.js'
+
+/** One live agent at one probe, with its lifecycle. */
+export interface ProbedAgent {
+  readonly probe: QuiescentProbe
+  readonly agent: ProbeAgent
+  readonly life: Life
+}
+
+/** Where a violation seen at a probe points: the last entry before it. */
+export function atProbe(probe: QuiescentProbe): { i: number; d: number } {
+  return { i: probe.at - 1, d: probe.d }
+}
+
+const livesByKey = new WeakMap<Analysis, Map<string, Life[]>>()
+const probed = new WeakMap<Analysis, ProbedAgent[]>()
+
+/** The lifecycle of `id` in `world` that is open after entry `at - 1` (published, not yet disposed). */
+export function lifeAt(a: Analysis, world: number, id: string, at: number): Life | undefined {
+  let byKey = livesByKey.get(a)
+  if (!byKey) {
+    byKey = new Map()
+    for (const life of a.lives) byKey.set(keyOf(life.world, life.id), [...(byKey.get(keyOf(life.world, life.id)) ?? []), life])
+    livesByKey.set(a, byKey)
+  }
+  let found: Life | undefined
+  for (const life of byKey.get(keyOf(world, id)) ?? []) {
+    if (life.sessionCreated.i >= at) break
+    if (life.sessionDisposed && life.sessionDisposed.i < at) continue
+    found = life
+  }
+  return found
+}
+
+/** Every live agent of every probe whose lifecycle the trace shows, in probe order (computed once per analysis). */
+export function probedAgents(a: Analysis): ProbedAgent[] {
+  const known = probed.get(a)
+  if (known) return known
+  const out: ProbedAgent[] = []
+  for (const probe of a.probes) {
+    for (const agent of probe.agents) {
+      const life = lifeAt(a, probe.world, agent.id, probe.at)
+      if (life) out.push({ probe, agent, life })
+    }
+  }
+  probed.set(a, out)
+  return out
+}
+
+/** The agent has no work of its own in flight: idle, `whenIdle()` settled, no maintenance running. */
+export function quiescent(agent: ProbeAgent): boolean {
+  return agent.status === 'idle' && agent.idle === true && !agent.maintenance
+}
