@@ -13,10 +13,11 @@ export * as arbitraries from './arbitraries/index.js'
 
 export { findScenario, SCENARIOS } from './catalog.js'
 
-export { CAMPAIGN_STRATEGIES, CampaignError, drawForSeed, programForSeed, runCampaign, scenarioMix, strategyForSeed } from './campaign.js'
-export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation } from './campaign.js'
+export { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, drawForSeed, programForSeed, runCampaign, scenarioMix, strategyForSeed } from './campaign.js'
+export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation, StateCoverage } from './campaign.js'
 export { formatCampaign, formatCampaignFailure, formatSizes } from './campaign-report.js'
 export type { FormatCampaignOptions } from './campaign-report.js'
 export { measureRun, programCandidates, shrinkRun, sizeOf } from './shrink.js'
 export type { RunSize, ShrinkOptions, ShrinkResult } from './shrink.js'
 export * as timeline from './timeline/index.js'
+export * as guidance from './guidance/index.js'

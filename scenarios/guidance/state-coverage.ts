@@ -217,7 +217,8 @@ export function stateTransitions(trace: Trace): string[] {
         break
       }
       case 'event': {
-        const chain = frames.map((f) => f.context).join('>')
+        // The innermost frames only: a runaway recursion of listeners reads as the cap.
+        const chain = frames.slice(-MAX_DEPTH).map((f) => f.context).join('>')
         const inner = frames[frames.length - 1]
         if (chain) out.add(`dispatch ${chain}>${e.name} ${inner?.id === e.id ? 'same' : 'other'}`)
         else out.add(`dispatch ${e.name}`)
