@@ -129,7 +129,10 @@ export async function runTurn(host: DriverHost, phase: RunningPhase, steps: Turn
   } finally {
     session.append('turn/end', { turn, reason: ending })
   }
-  if (!inbox.hasPending) return false
+  // An abort that landed while turn/end was being appended (a cancel or a dispose from one of its
+  // observers) ends this activity: pending work parks (§7.3) or the teardown drops it (§5.1), and
+  // the controller below must not replace the aborted one (a turn would open after dispose, §9 107).
+  if (!inbox.hasPending || sig.aborted) return false
   phase.abort = new AbortController()
   phase.wakeRequested = false
   phase.step = 0

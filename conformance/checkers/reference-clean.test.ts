@@ -10,7 +10,14 @@
  *   (`already registered`) after the real agent/created was emitted, which is that lifecycle's edge
  *   (§9 36: `fuzz --seed 5339 --runs 1`);
  * - a cancel from a `session/event` observer of the splice that queues a message: the observer sees
- *   the inbox before that splice (§6.3), so the message is not pending for the cancel to drop (§9 149).
+ *   the inbox before that splice (§6.3), so the message is not pending for the cancel to drop (§9 149);
+ * - a stub register from the `session/disposed` listener of a rolled-back resume, whose stub is
+ *   announced and removed again inside the register (a throwing `agent/created` listener fails it):
+ *   both edges are the stub's, not the resume's (§9 96, 55, 95; a guided campaign, run seed 33410).
+ * And one gap of the reference itself, which a guided 100,000-run campaign found at run seed 28098:
+ * - a dispose from a `session/event` observer of `turn/end` while a followup waits in next-turn:
+ *   the driver replaced the aborted activity controller and opened the next turn after dispose
+ *   began (§9 107); it now stops when its signal was aborted during the `turn/end` append.
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
