@@ -19,9 +19,12 @@
  * seeds are `k × 1,000,003` for k = 1..seeds, so the seeds' run-seed ranges never overlap.
  *
  * Run alone: `npm run build --silent && node dist/bench/first-detection.js [--quick] [--seeds 5] [--cap 2000] [--jobs 2] [--only m31,a5] [--write]`
- * (`--quick`: 3 seeds, cap 300; `--write` replaces this section of bench/RESULTS.md, between its markers).
+ * (`--quick`: 3 seeds, cap 300; `--write` replaces this section of bench/RESULTS.md, between its markers,
+ * and saves the measurements to bench/first-detection.json; `--from <json> --write` rewrites the
+ * section from saved measurements without running anything).
  * @module
  */
+import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -242,19 +245,28 @@ export const SECTION_START = '<!-- first-detection:start -->'
 export const SECTION_END = '<!-- first-detection:end -->'
 
 /** The RESULTS.md section: how it was measured, the table, the summary and what the numbers say. */
-export function firstDetectionSection(rows: readonly FirstDetectionRow[], o: { readonly seeds: number; readonly cap: number; readonly jobs: number; readonly minutes: number; readonly quick: boolean; readonly load: string }): string {
+export function firstDetectionSection(rows: readonly FirstDetectionRow[], o: { readonly seeds: number; readonly cap: number; readonly jobs: number; readonly minutes: number; readonly quick: boolean; readonly load: string; readonly commit?: string }): string {
   const summary = firstDetectionSummary(rows, o.cap)
   const { easy, hard } = hardness(rows)
   const ratios = (set: readonly FirstDetectionRow[], of: FirstDetectionConfig = 'kit guided'): number[] => set.map((r) => ratio(r, o.cap, of).value).filter((v) => !Number.isNaN(v))
   const easyGuided = easy.map((r) => medianRuns(r.results.find((x) => x.config === 'kit guided')!))
   const easyFc = easy.map((r) => medianRuns(r.results.find((x) => x.config === 'fc baseline')!))
+  const slower = rows.filter((r) => {
+    const g = medianRuns(r.results.find((x) => x.config === 'kit guided')!)
+    const u = medianRuns(r.results.find((x) => x.config === 'kit unguided')!)
+    return Number.isFinite(u) && !(g <= 1.5 * u)
+  })
+  const cpuPerRun = (c: FirstDetectionConfig): number => {
+    const searches = rows.flatMap((r) => r.results.find((x) => x.config === c)!.searches)
+    return searches.reduce((n, x) => n + x.cpuMs, 0) / Math.max(1, searches.reduce((n, x) => n + x.executed, 0))
+  }
   const hardFound = (c: FirstDetectionConfig): number => hard.filter((r) => Number.isFinite(medianRuns(r.results.find((x) => x.config === c)!))).length
   const met = summary.medianRatio >= 10
   const command = `npm run build --silent && node dist/bench/first-detection.js${o.quick ? ' --quick' : ''} --jobs ${o.jobs} --write`
   return `${SECTION_START}
 ## 5. Bug finding from a cold start: runs and time to the first detection, per mutant
 
-${o.quick ? `**QUICK RUN (${o.seeds} seeds, cap ${o.cap}): for iteration, not representative.**\n\n` : ''}\`${command}\` (${fmt(o.minutes, 1)} min on ${o.jobs} child processes; load average ${o.load}). For every mutant of the gallery, ${o.seeds} searches per configuration from a cold start (random programs only: no named scenario, no regression program, no corpus carried over), each stopped at its first violating run or at ${fmt(o.cap)} runs (the cap). **kit guided**: \`runCampaign\` (what \`dsh-kit fuzz\` runs) with state-coverage guidance on, portfolio schedules, \`mixScenarios: false\`, in one thread; **kit unguided**: the same with \`guidance: false\` (each run seed draws its own program); **fc baseline**: \`fc.check(fc.asyncProperty(programArbitrary(), fc.scheduler(), …), { endOnFailure: true })\`, fast-check generating the kit's programs with no corpus and its scheduler driving the same world through \`runProgramWith\` and \`bench/fc-driver.ts\`. The oracle is \`checkRun\` everywhere. Campaign seeds \`k × 1,000,003\` and fc seeds \`k\`, k = 1..${o.seeds}. Each cell: median runs to the first detection (\`>${fmt(o.cap)}\`: more than half the searches reached the cap) · searches that detected · median wall / CPU seconds of the searches that detected (CPU: this process's user+system time; the machine is shared, so wall time is pessimistic). "fc ÷ guided" is the ratio of the medians (a bound when one is past the cap).
+${o.quick ? `**QUICK RUN (${o.seeds} seeds, cap ${o.cap}): for iteration, not representative.**\n\n` : ''}\`${command}\` (${o.commit ? `commit ${o.commit}, ` : ''}${fmt(o.minutes, 1)} min on ${o.jobs} child processes; load average ${o.load}). For every mutant of the gallery, ${o.seeds} searches per configuration from a cold start (random programs only: no named scenario, no regression program, no corpus carried over), each stopped at its first violating run or at ${fmt(o.cap)} runs (the cap). **kit guided**: \`runCampaign\` (what \`dsh-kit fuzz\` runs) with state-coverage guidance on, portfolio schedules, \`mixScenarios: false\`, in one thread; **kit unguided**: the same with \`guidance: false\` (each run seed draws its own program); **fc baseline**: \`fc.check(fc.asyncProperty(programArbitrary(), fc.scheduler(), …), { endOnFailure: true })\`, fast-check generating the kit's programs with no corpus and its scheduler driving the same world through \`runProgramWith\` and \`bench/fc-driver.ts\`. The oracle is \`checkRun\` everywhere. Campaign seeds \`k × 1,000,003\` and fc seeds \`k\`, k = 1..${o.seeds}. Each cell: median runs to the first detection (\`>${fmt(o.cap)}\`: more than half the searches reached the cap) · searches that detected · median wall / CPU seconds of the searches that detected (CPU: this process's user+system time; the machine is shared, so wall time is pessimistic). "fc ÷ guided" is the ratio of the medians (a bound when one is past the cap).
 
 ${firstDetectionTable(rows, o.cap)}
 
@@ -262,8 +274,9 @@ ${summary.text}.
 
 **Goal** (issue 13): median runs-to-first-detection of the guided campaign at least 10× fewer than the fc baseline over the gallery: **${met ? 'met' : 'not met'}** (median ratio ${fmt(summary.medianRatio, 2)}×).
 
-- **Why the median ratio ${met ? 'holds' : 'cannot reach 10× here'}.** ${easy.length} of the ${rows.length} mutants are found by the fc baseline within 100 runs (median of their fc medians ${fmt(median(easyFc), 0)} runs): a bug that a random program exposes once in a few dozen runs is exposed just as soon by any generator, and a 10× ratio there would need detection within ${fmt(median(easyFc) / 10, 1)} runs, i.e. by one of the first few random programs, which neither a corpus nor a mutation can give before it has seen a run. On those the kit's median is ${fmt(median(easyGuided), 0)} (its first ${GUIDANCE_LAG + 1} seeds are the unguided campaign's, fresh full-mix and swarm programs; fast-check starts with small programs, which costs it a little on these). Median fc ÷ guided on them: ${fmt(median(ratios(easy)), 2)}×.
+- **Why the median ratio ${met ? 'holds' : 'cannot reach 10× here'}.** ${easy.length} of the ${rows.length} mutants are found by the fc baseline within 100 runs (median of their fc medians ${fmt(median(easyFc), 0)} runs): a bug that a random program exposes once in a few dozen runs is exposed just as soon by any generator, and a 10× ratio there would need detection within ${fmt(median(easyFc) / 10, 1)} runs, i.e. by one of the first few random programs, which neither a corpus nor a mutation can give before it has seen a run. On those the kit's median is ${fmt(median(easyGuided), 0)} runs (its first ${GUIDANCE_LAG + 1} seeds are the unguided campaign's, fresh full-mix and swarm programs) against fast-check's ${fmt(median(easyFc), 0)}; median fc ÷ guided on them: ${fmt(median(ratios(easy)), 2)}×.
 - **Where guidance matters.** The ${hard.length} mutants the fc baseline does not find within 100 runs (median) need a precise shape: a dispose from inside an \`agent/status\` dispatch while a turn opens (M31), a steer from a \`turn-stopping\` listener (M35), a followup latched behind maintenance then removed (M43), a \`whenIdle\` through a latch (M48, M49), an owner unload at scope minting (M19)… Searches that detected within the cap, by median: guided ${hardFound('kit guided')}, unguided ${hardFound('kit unguided')}, fc baseline ${hardFound('fc baseline')} of ${hard.length}; median fc ÷ guided there ${fmt(median(ratios(hard)), 1)}× (lower bounds where fc never detected). The corpus gets there in steps that state coverage rewards: a turn running on a live agent, then an operation inside that agent's dispatch, then the operation that breaks it.
+- **What guidance costs.** Past its first ${GUIDANCE_LAG + 1} seeds a guided campaign draws a fresh program for only a quarter of its seeds, so a mutant that fresh programs expose every few dozen runs and corpus mutants rarely do takes longer guided than unguided (median more than 1.5× the unguided one: ${slower.map((r) => r.catalog).join(', ') || 'none'}). Guided runs also cost more: ${fmt(cpuPerRun('kit guided'), 1)} ms of CPU per run against ${fmt(cpuPerRun('kit unguided'), 1)} unguided and ${fmt(cpuPerRun('fc baseline'), 1)} for the fc baseline (all runs of all searches; mutants grow larger programs, and the main thread draws and mutates them).
 - **What would close the rest.** Mutants still past the cap for every configuration need a conjunction of features the mutations reach only rarely (${hard.filter((r) => FIRST_DETECTION_CONFIGS.every((c) => !Number.isFinite(medianRuns(r.results.find((x) => x.config === c)!)))).map((r) => r.catalog).join(', ') || 'none'}): abstract states that tell more (a latch pending, a model call hanging across a restart), mutations that edit one actor's sequence around a chosen operation, and longer searches (\`fuzz --time 60s\` runs thousands of seeds, and mixes the named scenarios in by default).
 ${SECTION_END}`
 }
@@ -279,6 +292,7 @@ export function withSection(results: string, section: string): string {
 
 if (isMain(import.meta.url)) {
   const quick = process.argv.includes('--quick')
+  const from = arg('from')
   const shard = arg('shard')
   const only = arg('only')
   const base = quick ? FIRST_DETECTION_QUICK : FIRST_DETECTION_FULL
@@ -291,12 +305,22 @@ if (isMain(import.meta.url)) {
   const jobs = arg('jobs')
   const started = performance.now()
   const load = loadavg().map((x) => x.toFixed(2)).join(' / ')
-  const rows = jobs && !shard ? await benchFirstDetectionParallel({ ...opts, jobs: Number(jobs) }) : await benchFirstDetection(opts)
+  type Saved = { readonly rows: FirstDetectionRow[]; readonly seeds: number; readonly cap: number; readonly jobs: number; readonly minutes: number; readonly quick: boolean; readonly load: string; readonly commit?: string }
+  let commit: string | undefined
+  try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim() } catch { commit = undefined }
+  const saved: Saved = from
+    ? JSON.parse(readFileSync(from, 'utf8')) as Saved
+    : {
+        rows: jobs && !shard ? await benchFirstDetectionParallel({ ...opts, jobs: Number(jobs) }) : await benchFirstDetection(opts),
+        seeds: opts.seeds!, cap: opts.cap!, jobs: Number(jobs ?? 1), minutes: (performance.now() - started) / 60_000, quick, load: `${load} at start (${cpus().length} CPUs)`,
+        ...(commit ? { commit } : {}),
+      }
+  const { rows } = saved
   if (process.argv.includes('--json')) console.log(JSON.stringify(rows))
   else if (process.argv.includes('--write')) {
     const file = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url))
-    const section = firstDetectionSection(rows, { seeds: opts.seeds!, cap: opts.cap!, jobs: Number(jobs ?? 1), minutes: (performance.now() - started) / 60_000, quick, load: `${load} at start (${cpus().length} CPUs)` })
-    writeFileSync(file, withSection(readFileSync(file, 'utf8'), section))
+    writeFileSync(file, withSection(readFileSync(file, 'utf8'), firstDetectionSection(rows, saved)))
+    if (!from) writeFileSync(fileURLToPath(new URL('../../bench/first-detection.json', import.meta.url)), `${JSON.stringify(saved)}\n`)
     process.stderr.write(`wrote the first-detection section of ${file}\n`)
-  } else console.log(`${firstDetectionTable(rows, opts.cap!)}\n\n${firstDetectionSummary(rows, opts.cap!).text}`)
+  } else console.log(`${firstDetectionTable(rows, saved.cap)}\n\n${firstDetectionSummary(rows, saved.cap).text}`)
 }
