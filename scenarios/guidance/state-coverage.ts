@@ -71,7 +71,6 @@ interface Frame {
   readonly op: number
   /** The id the inline operation targets, if any. */
   readonly id: string | undefined
-  readonly d: number
 }
 
 /** Depth is capped in keys: deeper nesting reads as the cap. */
@@ -175,11 +174,11 @@ export function stateTransitions(trace: Trace): string[] {
       case 'invoke': {
         const inline = e.actor === 'inline'
         if (inline && pendingOpFrame) {
-          frames.push({ context: originContext(e.what, listenerEvent), op: e.op, id: targetOf(e.spec as never), d: e.d })
+          frames.push({ context: originContext(e.what, listenerEvent), op: e.op, id: targetOf(e.spec as never) })
           pendingOpFrame = false
         } else if (inline) {
           // An inline operation with no mark before it: a commit or a tool body.
-          frames.push({ context: originContext(e.what, undefined), op: e.op, id: targetOf(e.spec as never), d: e.d })
+          frames.push({ context: originContext(e.what, undefined), op: e.op, id: targetOf(e.spec as never) })
         }
         const spec = e.spec
         const label = `+${spec.op}${inline ? '!' : ''}`
