@@ -3,7 +3,8 @@
  *
  * Order: the timed benchmarks first, one at a time (scheduler throughput, certify, the profile),
  * then the two that count runs or bytes rather than seconds in parallel (the detection benchmark
- * and the 100,000-run campaign's memory), each in its own child process.
+ * and the 100,000-run campaign's memory), each in its own child process, then the first detection
+ * from a cold start (guided vs unguided vs fast-check) on every core.
  *
  * `node dist/bench/run.js --smoke` runs everything scaled down (a minute) to check the harness;
  * its RESULTS are not meant to be committed.
@@ -17,6 +18,8 @@ import { benchCampaign, benchCertify, campaignGrowth, campaignTable, certifyTabl
 import type { CampaignResult, CertifySample } from './certify.js'
 import { fmt, median, table } from './common.js'
 import { bestKit, benchDetectParallel, detectTable, orderingMeasurements, scheduleDependent, speedup } from './detect.js'
+import { benchFirstDetectionParallel, FIRST_DETECTION_FULL, firstDetectionSection, firstDetectionSummary } from './first-detection.js'
+import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
@@ -27,8 +30,8 @@ const smoke = process.argv.includes('--smoke')
 const RESULTS = fileURLToPath(new URL(smoke ? '../../bench/RESULTS.smoke.md' : '../../bench/RESULTS.md', import.meta.url))
 
 const CONFIG = smoke
-  ? { schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2 }
-  : { schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6 }
+  ? { schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2, firstSeeds: 1, firstCap: 30 }
+  : { schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6, firstSeeds: FIRST_DETECTION_FULL.seeds, firstCap: FIRST_DETECTION_FULL.cap }
 
 function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
@@ -69,7 +72,7 @@ function medianRatio(m: Measurement, cap: number): { text: string; value: number
   return { text: `${fmt(v, 2)}×`, value: v }
 }
 
-function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number): string {
+function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number, first: readonly FirstDetectionRow[], firstCap: number): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const ratios = world.map((r) => `${r.program}: ${fmt(r.ratio, 2)}× wall, ${fmt(r.cpuRatio, 2)}× CPU`).join('; ')
   const ordering = orderingMeasurements(rows)
@@ -82,9 +85,11 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
   const tc = median(thorough.map((c) => c.cpuMs)) / 1000
   const g = campaignGrowth(campaign)
   const flat = Math.abs(g.growthMB) < 5
+  const cold = firstDetectionSummary(first, firstCap)
   return table(['goal', 'target', 'measured', 'met'], [
     ['scheduler throughput', 'decisions/s ≥ 3× fc.scheduler() on the same program', ratios || 'n/a', world.every((r) => r.ratio >= 3) ? 'yes' : 'no'],
-    ['bug finding', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
+    ['bug finding from a cold start (§5)', 'median over the gallery of runs-to-first-detection, guided fuzz ≥ 10× fewer than fast-check (programArbitrary + fc.scheduler())', `median fc ÷ guided ${fmt(cold.medianRatio, 2)}×; detected within ${fmt(firstCap)} runs (median search): guided ${cold.found['kit guided']}, unguided ${cold.found['kit unguided']}, fc ${cold.found['fc baseline']} of ${first.length}`, cold.medianRatio >= 10 ? 'yes' : 'no (see §5)'],
+    ['schedule strategies on fixed programs (§2)', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
@@ -119,6 +124,11 @@ async function main(): Promise<void> {
     benchCampaign(CONFIG.campaignRuns, CONFIG.campaignEvery),
   ])
   const t4 = performance.now()
+
+  log(`6/6 first detection from a cold start (${CONFIG.firstSeeds} seeds, cap ${CONFIG.firstCap}): kit guided, kit unguided, fast-check, on ${cpus().length} child processes`)
+  const firstLoad = load()
+  const first = await benchFirstDetectionParallel({ seeds: CONFIG.firstSeeds, cap: CONFIG.firstCap, jobs: cpus().length })
+  const t5 = performance.now()
   const endLoad = load()
 
   const minutes = (ms: number): string => `${fmt(ms / 60_000, 1)} min`
@@ -129,7 +139,7 @@ async function main(): Promise<void> {
   const regressions = measured.filter((r) => r.main!.programSource === 'regression').length
   const out = `# Benchmarks
 
-${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t4 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, detection ∥ campaign ${minutes(t4 - t3)})
+${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, detection ∥ campaign ${minutes(t4 - t3)}, first detection ${minutes(t5 - t4)})
 
 ## Machine
 
@@ -139,7 +149,7 @@ ${machine()}
 ## Commands
 
 - Everything: \`npm run bench\` (= \`npm run build --silent && node dist/bench/run.js\`), which writes this file.
-- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\` (after \`npm run build\`).
+- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/first-detection.js --jobs 2 [--quick] [--write]\` (after \`npm run build\`; \`--write\` replaces §5 of this file).
 - Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}.
 
 ## 1. Scheduler throughput: the kit's scheduler vs \`fc.scheduler()\` on the same world
@@ -180,9 +190,11 @@ ${campaign.failures.map((f) => `- ${f.key} (run seed ${f.runSeed}, ${f.strategy}
 
 ${profileTables(profile)}
 
+${firstDetectionSection(first, { seeds: CONFIG.firstSeeds, cap: CONFIG.firstCap, jobs: cpus().length, minutes: (t5 - t4) / 60_000, quick: smoke, load: `${firstLoad} at start (${cpus().length} CPUs)` })}
+
 ## Goals vs measured
 
-${goals(sched, rows, certs, campaign, CONFIG.cap)}
+${goals(sched, rows, certs, campaign, CONFIG.cap, first, CONFIG.firstCap)}
 
 ## Reading the gaps
 

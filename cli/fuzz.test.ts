@@ -60,7 +60,8 @@ describe('dsh-kit fuzz, replay, explain, list', () => {
     expect(run.stdout).toMatch(/shard 2\/3/)
     expect(run.stdout).toMatch(/^PASSED: no violation in 8 runs$/m)
     const report = JSON.parse(readFileSync(json, 'utf8'))
-    expect(report).toMatchObject({ passed: true, runs: 8, seed: 100, shard: { index: 2, count: 3 }, mode: 'programs' })
+    expect(report).toMatchObject({ passed: true, runs: 8, seed: 100, shard: { index: 2, count: 3 }, mode: 'programs', guidance: 'on' })
+    expect(run.stdout).toMatch(new RegExp(`^state coverage: ${report.stateCoverage.transitions} abstract transitions \\(\\d+ at 10%, \\d+ at 50%, ${report.stateCoverage.transitions} at 100% of the runs\\); corpus \\d+ programs, 0 seeds ran a mutant of one$`, 'm'))
     expect(typeof report.durationMs).toBe('number')
 
     const scenario = await dshKit(['fuzz', '--scenario', 'same-id-two-creates', '--runs', '3'])
@@ -74,6 +75,8 @@ describe('dsh-kit fuzz, replay, explain, list', () => {
       [['fuzz', '--time', 'soon'], /--time must be a duration like 60s/],
       [['fuzz', '--scenario', 'nope'], /unknown scenario "nope"; expected one of: .*same-id-two-creates/],
       [['fuzz', '--scenario', 'same-id-two-creates', '--strategy', 'dfs', '--shard', '1/2'], /cannot be sharded/],
+      [['fuzz', '--guidance', 'maybe'], /--guidance must be on or off, got "maybe"/],
+      [['fuzz', '--scenario', 'same-id-two-creates', '--guidance', 'off'], /--guidance and --no-scenario-mix apply to random programs, not to a --scenario/],
     ] as const) {
       const run = await dshKit([...args])
       expect(run.code).toBe(64)

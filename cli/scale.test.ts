@@ -30,37 +30,52 @@ function parseJUnit(xml: string): { testsuites: { testsuite: { testcase: unknown
 const asArray = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x])
 
 describe('scale: workers, shards and CI reports', () => {
-  it('fuzz --runs N finds the same findings and writes the same JSON with 1 or 2 workers', async () => {
-    const reports: string[] = []
-    for (const workers of ['1', '2']) {
-      const dir = mkdtempSync(join(tmpdir(), 'dsh-workers-'))
-      const result = await dshKit(['fuzz', '--adapter', M01, '--runs', '300', '--seed', '11', '--keep-going', '--workers', workers, '--out', join(dir, 'runs'), '--json', join(dir, 'r.json')])
-      expect(result.code, result.stderr).toBe(EXIT.violation)
-      reports.push(comparable(join(dir, 'r.json'), dir))
+  it('fuzz --runs N finds the same findings and writes the same JSON with 1 or 2 workers, guided or not', async () => {
+    for (const guidance of ['on', 'off']) {
+      const reports: string[] = []
+      for (const workers of ['1', '2']) {
+        const dir = mkdtempSync(join(tmpdir(), 'dsh-workers-'))
+        const result = await dshKit(['fuzz', '--adapter', M01, '--runs', '300', '--seed', '11', '--keep-going', '--guidance', guidance, '--workers', workers, '--out', join(dir, 'runs'), '--json', join(dir, 'r.json')])
+        expect(result.code, result.stderr).toBe(EXIT.violation)
+        reports.push(comparable(join(dir, 'r.json'), dir))
+      }
+      expect(reports[1]).toBe(reports[0])
+      const report = JSON.parse(reports[0]!)
+      expect(report.runs).toBe(300)
+      expect(report.guidance).toBe(guidance)
+      expect(report.stateCoverage.transitions).toBeGreaterThan(100)
+      // Guided, most seeds past the first GUIDANCE_LAG + 1 ran a corpus mutant, drawn in the main
+      // thread from the corpus as the ledger fed it in seed order: the same with any worker count.
+      if (guidance === 'on') expect(report.stateCoverage.corpus.mutatedSeeds).toBeGreaterThan(100)
+      else expect(report.stateCoverage.corpus).toBeUndefined()
     }
-    expect(reports[1]).toBe(reports[0])
-    expect(JSON.parse(reports[0]!).runs).toBe(300)
-  }, 180_000)
+  }, 360_000)
 
   it('three shards merged give the unsharded campaign: the same runs, outcomes, violation counts, coverage and goals', async () => {
+    // Unguided: each run seed's program is its own, so shards split one campaign exactly (a guided
+    // shard keeps its own corpus, so its mutants differ from the unsharded campaign's).
     const dir = mkdtempSync(join(tmpdir(), 'dsh-shards-'))
-    const shards = await Promise.all([1, 2, 3].map((i) => dshKit(['fuzz', '--adapter', M01, '--runs', '40', '--seed', '5', '--shard', `${i}/3`, '--keep-going', '--workers', '1', '--out', join(dir, `s${i}`), '--json', join(dir, `s${i}.json`)])))
+    const shards = await Promise.all([1, 2, 3].map((i) => dshKit(['fuzz', '--adapter', M01, '--runs', '40', '--seed', '5', '--shard', `${i}/3`, '--guidance', 'off', '--keep-going', '--workers', '1', '--out', join(dir, `s${i}`), '--json', join(dir, `s${i}.json`)])))
     for (const s of shards) expect(s.code, s.stderr).toBe(EXIT.violation)
     const merge = await dshKit(['merge', join(dir, 's1.json'), join(dir, 's2.json'), join(dir, 's3.json'), '--json', join(dir, 'merged.json'), '--reporter', `junit=${join(dir, 'merged.xml')}`])
     expect(merge.code, merge.stderr).toBe(EXIT.violation)
     expect(merge.stdout).toMatch(/^merged 3 shard reports \(shards 1\/3, 2\/3, 3\/3\)$/m)
-    const whole = await dshKit(['fuzz', '--adapter', M01, '--runs', '120', '--seed', '5', '--keep-going', '--workers', '2', '--out', join(dir, 'whole'), '--json', join(dir, 'whole.json')])
+    const whole = await dshKit(['fuzz', '--adapter', M01, '--runs', '120', '--seed', '5', '--guidance', 'off', '--keep-going', '--workers', '2', '--out', join(dir, 'whole'), '--json', join(dir, 'whole.json')])
     expect(whole.code).toBe(EXIT.violation)
     const merged = JSON.parse(readFileSync(join(dir, 'merged.json'), 'utf8'))
     const unsharded = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'))
     for (const field of ['runs', 'seeds', 'outcomes', 'violatingRuns', 'violationCounts', 'coverage', 'passed'] as const) expect(merged[field], field).toEqual(unsharded[field])
     const reached = (r: { goals: { reached: Record<string, number | undefined> } }): string[] => Object.entries(r.goals.reached).filter(([, at]) => at !== undefined).map(([g]) => g).sort()
     expect(reached(merged)).toEqual(reached(unsharded))
+    // Shards do not list their transitions: the merged state coverage is the largest shard's, a lower bound.
+    const shardReports = [1, 2, 3].map((i) => JSON.parse(readFileSync(join(dir, `s${i}.json`), 'utf8')))
+    expect(merged.stateCoverage).toEqual({ transitions: Math.max(...shardReports.map((r) => r.stateCoverage.transitions)), growth: [], lowerBound: true })
+    expect(merge.stdout).toMatch(/^state coverage: at least \d+ abstract transitions \(the largest shard's\)$/m)
     expect(new Set(merged.failures.map((f: { key: string }) => f.key))).toEqual(new Set(unsharded.failures.map((f: { key: string }) => f.key)))
     const junit = parseJUnit(readFileSync(join(dir, 'merged.xml'), 'utf8'))
     expect(asArray(junit.testsuites.testsuite.testcase)).toHaveLength(merged.failures.length)
     // Shards of different campaigns do not merge.
-    const other = await dshKit(['fuzz', '--runs', '3', '--seed', '6', '--workers', '1', '--out', join(dir, 'o'), '--json', join(dir, 'other.json')])
+    const other = await dshKit(['fuzz', '--runs', '3', '--seed', '6', '--guidance', 'off', '--workers', '1', '--out', join(dir, 'o'), '--json', join(dir, 'other.json')])
     expect(other.code).toBe(EXIT.ok)
     const mismatch = await dshKit(['merge', join(dir, 's1.json'), join(dir, 'other.json')])
     expect(mismatch.code).toBe(EXIT.input)

@@ -18,10 +18,13 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   (every clause, and each failure's shrunk program, replay command and swim-lane timeline).`,
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]...
-             [--keep-going] [--no-shrink]
+             [--keep-going] [--no-shrink] [--guidance on|off] [--no-scenario-mix]
              [--differential] [--no-baseline] [--no-timelines] [--workers N]
   run random programs (or one named scenario) under many schedules with every checker on
-  (default --runs 100, or 500 for a scenario); a failure is shrunk, saved as a run file and printed
+  (default --runs 100, or 500 for a scenario). Random programs are guided by state coverage (default
+  --guidance on): programs whose runs reached abstract transitions of the runtime no earlier run
+  reached are kept and mutated; --no-scenario-mix leaves the named scenarios out of the mix. The
+  report gives the transitions covered and their growth. A failure is shrunk, saved as a run file and printed
   with its replay command; each failure is cross-checked on the reference factory, and
   --differential does not count violations the reference shows too. Runs go to --workers watched
   worker threads (default: every core; the findings of a --runs budget do not depend on it).

@@ -11,10 +11,14 @@ import type { Program } from '../sim/program.js'
 import { ALL_COVERAGE_KEYS, mergeCoverage, missingCoverage } from './arbitraries/index.js'
 import type { CampaignContext, FailureToReport, SeedResult } from './campaign-seed.js'
 import { goalName } from './campaign-seed.js'
-import type { CampaignFailure, CampaignReport, SharedViolation, Shard } from './campaign-types.js'
+import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './campaign-types.js'
+import { Corpus } from './guidance/corpus.js'
 
-/** Builds the rerun command of a run seed. */
-export type RerunCommand = (r: number) => string
+/**
+ * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
+ * whether its program came from the corpus (then only the campaign up to it reruns it).
+ */
+export type RerunCommand = (r: number, j: number, fromCorpus: boolean) => string
 
 /** The ledger. */
 export class CampaignLedger {
@@ -30,8 +34,13 @@ export class CampaignLedger {
   readonly reported = new Set<string>()
   /** Failures in discovery order (a slot is filled when its report arrives). */
   readonly failures: (CampaignFailure | undefined)[] = []
+  /** State coverage, and the corpus of a guided campaign (fed here, in seed order). */
+  readonly corpus: Corpus
+  /** Seeds whose program came from the corpus. */
+  mutated = 0
 
   constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand) {
+    this.corpus = new Corpus(ctx.settings.guidance && !ctx.scenario)
     const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
     this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
   }
@@ -42,11 +51,15 @@ export class CampaignLedger {
   }
 
   /**
-   * Take seed `result` (the next in seed order). Returns the failures to report (each goes to
-   * {@link fill} at the slot given) and whether the campaign must stop here.
+   * Take seed `result` (the next in seed order), run from `program` (given by a guided campaign,
+   * which keeps it in the corpus if it reached a new transition). Returns the failures to report
+   * (each goes to {@link fill} at the slot given) and whether the campaign must stop here.
    */
-  add(result: SeedResult): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
+  add(result: SeedResult, program?: Program): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
+    const j = this.seeds
     this.seeds++
+    this.corpus.take(result.r, program, result.runs.length, result.transitions)
+    if (result.fromCorpus) this.mutated++
     if (!this.ctx.scenario) mergeCoverage(this.coverage, Object.fromEntries(result.coverage.map((k) => [k, 1])))
     const reports: { slot: number; failure: FailureToReport }[] = []
     for (const run of result.runs) {
@@ -66,9 +79,9 @@ export class CampaignLedger {
         this.reported.add(fresh.key)
         const slot = this.failures.push(undefined) - 1
         if (run.failing) {
-          reports.push({ slot, failure: { key: fresh.key, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r) } })
+          reports.push({ slot, failure: { key: fresh.key, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
         } else {
-          this.failures[slot] = lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r))
+          this.failures[slot] = lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true))
         }
       }
       if (!this.keepGoing) return { reports, stop: true }
@@ -94,7 +107,23 @@ export class CampaignLedger {
       outcomes: this.outcomes, violatingRuns: this.violatingRuns, violationCounts: this.violationCounts, failures, shared: [...this.shared.values()],
       goals: { reached: this.reached, missed },
       ...(ctx.scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
+      ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
+      stateCoverage: this.stateCoverage(),
       passed: this.violatingRuns === 0,
+    }
+  }
+
+  /** The state coverage so far: transitions covered, and their growth over the runs. */
+  stateCoverage(): StateCoverage {
+    const { corpus } = this
+    const at = (share: number): { share: number; runs: number; transitions: number } => {
+      const runs = Math.ceil(corpus.runs * share)
+      return { share, runs, transitions: corpus.coveredAt(runs) }
+    }
+    return {
+      transitions: corpus.covered,
+      growth: [0.1, 0.5, 1].map(at),
+      ...(this.ctx.settings.guidance && !this.ctx.scenario ? { corpus: { entries: corpus.entries.length, mutatedSeeds: this.mutated } } : {}),
     }
   }
 }

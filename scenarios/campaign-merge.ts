@@ -21,7 +21,7 @@ export class MergeError extends Error {
   override readonly name = 'MergeError'
 }
 
-const SAME: readonly (keyof CampaignReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed']
+const SAME: readonly (keyof CampaignReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed', 'guidance']
 
 /** Merge shard reports (at least one). */
 export function mergeReports(reports: readonly ShardReport[]): MergedReport {
@@ -61,6 +61,10 @@ export function mergeReports(reports: readonly ShardReport[]): MergedReport {
     const missing = first.coverage.missing.filter((k) => reports.every((r) => r.coverage?.missing.includes(k)))
     return { exercised: first.coverage.total - missing.length, total: first.coverage.total, missing }
   })()
+  const states = reports.map((r) => r.stateCoverage).filter((c) => c !== undefined)
+  // Shards cover overlapping transitions and do not list them: the union is at least the largest.
+  const stateCoverage = states.length === 0 ? undefined
+    : reports.length === 1 ? states[0]! : { transitions: Math.max(...states.map((c) => c.transitions)), growth: [], lowerBound: true as const }
   const stops = reports.map((r) => r.stoppedBy)
   const stoppedBy = (['interrupted', 'failure', 'time', 'exhausted', 'runs'] as const).find((s) => stops.includes(s)) ?? 'runs'
   const durations = reports.map((r) => r.durationMs).filter((d): d is number => d !== undefined)
@@ -70,6 +74,8 @@ export function mergeReports(reports: readonly ShardReport[]): MergedReport {
     violatingRuns: sum((r) => r.violatingRuns), violationCounts, failures, shared: [...shared.values()],
     goals: { reached, missed: Object.entries(reached).filter(([, at]) => at === undefined).map(([g]) => g) },
     ...(coverage ? { coverage } : {}),
+    ...(first.guidance ? { guidance: first.guidance } : {}),
+    ...(stateCoverage ? { stateCoverage } : {}),
     passed: reports.every((r) => r.passed),
     ...(durations.length ? { durationMs: Math.max(...durations) } : {}),
     mergedShards: [...names].sort((a, b) => Number(a.split('/')[0]) - Number(b.split('/')[0])),

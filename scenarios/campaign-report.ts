@@ -55,9 +55,26 @@ export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaig
   return lines.join('\n')
 }
 
+/** What kinds of programs a random-program campaign ran. */
+function programKinds(report: CampaignReport): string {
+  const mixed = report.goals !== undefined && Object.keys(report.goals.reached).length > 0
+  const kinds = `full mix, swarm${mixed ? ' and named scenarios' : ''} by seed block`
+  return report.guidance === 'on' ? `${kinds}, guided by state coverage: mostly mutants of a corpus` : `${kinds}, one per run seed`
+}
+
+const pct = (share: number): string => `${Math.round(share * 100)}%`
+
+/** The state-coverage line: transitions covered, their growth, the corpus. */
+export function formatStateCoverage(c: NonNullable<CampaignReport['stateCoverage']>): string {
+  if (c.lowerBound) return `state coverage: at least ${c.transitions} abstract transitions (the largest shard's)`
+  const growth = c.growth.map((g) => `${g.transitions} at ${pct(g.share)}`).join(', ')
+  const corpus = c.corpus ? `; corpus ${c.corpus.entries} programs, ${c.corpus.mutatedSeeds} seeds ran a mutant of one` : ''
+  return `state coverage: ${c.transitions} abstract transitions (${growth} of the runs)${corpus}`
+}
+
 /** The whole campaign report as text. */
 export function formatCampaign(report: CampaignReport, options: FormatCampaignOptions = {}): string {
-  const what = options.heading?.subject ?? (report.mode === 'scenario' ? `scenario ${report.scenario}` : 'random programs (full mix, swarm and named scenarios by seed block, one per run seed)')
+  const what = options.heading?.subject ?? (report.mode === 'scenario' ? `scenario ${report.scenario}` : `random programs (${programKinds(report)})`)
   const outcomes = Object.entries(report.outcomes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')
   const lines = [
     `${options.heading?.command ?? 'dsh-kit fuzz'} — adapter ${report.adapter}, ${what}, strategy ${report.strategy}, seed ${report.seed}, shard ${report.shard.index}/${report.shard.count}`,
@@ -76,6 +93,7 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
     const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more (all in --json)` : ''
     lines.push(`coverage: ${exercised}/${total} program coverage keys exercised${missing.length ? `; never exercised: ${shown.join(', ')}${more}` : ''}`)
   }
+  if (report.stateCoverage) lines.push(formatStateCoverage(report.stateCoverage))
   if (report.goals && report.mode === 'programs') {
     const reached = Object.values(report.goals.reached).filter((r) => r !== undefined)
     lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)

@@ -26,6 +26,8 @@ import { SCENARIOS } from './catalog.js'
 import type { Scenario } from './scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
+import type { DrawnProgram } from './guidance/guided-draw.js'
+import { stateTransitions } from './guidance/state-coverage.js'
 import { buildTimeline, renderLanes } from './timeline/index.js'
 
 /** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
@@ -50,6 +52,10 @@ export interface CampaignSettings {
   readonly differential: boolean
   /** Where failing runs are written; nothing is written when absent. */
   readonly outDir?: string
+  /** Random-program mode: draw programs from the corpus of earlier seeds (see `guidance/`). */
+  readonly guidance: boolean
+  /** Random-program mode: mix the named scenarios in (every fourth seed block). */
+  readonly mixScenarios: boolean
 }
 
 /** What a unit needs at hand: the settings plus everything built from them once per thread. */
@@ -72,7 +78,7 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
     : SCENARIOS.find((s) => s.name === settings.scenario))
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
-    settings, adapter, scenario, mix: scenarioMix(settings.arbitrary),
+    settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [],
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -98,7 +104,11 @@ export interface SeedResult {
   readonly r: number
   /** Coverage keys of the seed's program (random-program mode). */
   readonly coverage: readonly string[]
+  /** The abstract transitions its runs went through (`guidance/state-coverage.ts`), a union over its runs. */
+  readonly transitions: readonly string[]
   readonly runs: readonly SeedRun[]
+  /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
+  readonly fromCorpus?: true
 }
 
 /** The schedule strategy of run seed `r` (one run), for random, pct and portfolio. */
@@ -130,24 +140,37 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
   return { keys: new Set(checkCampaignRun(ctx, program, result).map((v) => v.key)), followed: strategy.steps.filter((x) => x.followed).length, picks: strategy.steps.length }
 }
 
-/** The program of run seed `r` and the scenario it came from (if any). */
-export function seedProgram(ctx: CampaignContext, r: number): { program: Program; scenario?: Scenario } {
-  return ctx.scenario ? { program: ctx.scenario.program, scenario: ctx.scenario } : drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
+/**
+ * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
+ * drew for it (`drawn`), else a function of `r` alone.
+ */
+export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario } {
+  if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
+  if (drawn) {
+    const scenario = drawn.scenario === undefined ? undefined : ctx.mix.find((s) => s.name === drawn.scenario)
+    return scenario ? { program: drawn.program, scenario } : { program: drawn.program }
+  }
+  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
-/** Run seed `r`: its program under its schedule(s), each run checked. */
-export async function runSeed(ctx: CampaignContext, r: number): Promise<SeedResult> {
-  const { program, scenario: drawnFrom } = seedProgram(ctx, r)
+/** Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each run checked. */
+export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProgram): Promise<SeedResult> {
+  const { program, scenario: drawnFrom } = seedProgram(ctx, r, drawn)
   const kind = ctx.settings.strategy
   const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
   const runs: SeedRun[] = []
+  const transitions = new Set<string>()
   for (const strategy of strategies) {
     if (kind !== 'dfs' && !strategy.beginRun()) break
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
+    for (const t of stateTransitions(result.trace)) transitions.add(t)
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
-  return { r, coverage: ctx.scenario ? [] : Object.keys(coverageOf(program)), runs }
+  return {
+    r, coverage: ctx.scenario ? [] : Object.keys(coverageOf(program)), transitions: [...transitions].sort(), runs,
+    ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
+  }
 }
 
 /** One run's record: goals, violations (differential mode filtered), and the failing run if any. */

@@ -15,6 +15,9 @@ import type { RunSize } from './shrink.js'
 export const CAMPAIGN_STRATEGIES = ['random', 'pct', 'dfs', 'portfolio'] as const
 export type CampaignStrategy = (typeof CAMPAIGN_STRATEGIES)[number]
 
+/** Whether a random-program campaign is guided by state coverage unless told otherwise. */
+export const DEFAULT_GUIDANCE = true
+
 /** Run seeds a random-program campaign uses when given neither `runs` nor `shouldStop`. */
 export const DEFAULT_RUNS = 100
 
@@ -71,6 +74,14 @@ export interface CampaignOptions {
   readonly dfsSchedules?: number
   /** Options of the program generator (random-program mode). */
   readonly arbitrary?: ArbitraryOptions
+  /**
+   * Random-program mode: state-coverage guidance (`guidance/`). Programs that reached an abstract
+   * transition of the runtime no earlier run reached are kept in a corpus, and most later seeds run
+   * a mutant of a corpus program instead of a fresh one. Default {@link DEFAULT_GUIDANCE}.
+   */
+  readonly guidance?: boolean
+  /** Random-program mode: mix the named scenarios in, every fourth seed block (default true). */
+  readonly mixScenarios?: boolean
   /**
    * The factory every violation is cross-checked against: the violating run is replayed on it
    * (guided, since its run may diverge) to see whether it shows the same clause too. Default the
@@ -158,6 +169,19 @@ export interface SharedViolation {
   readonly firstRunSeed: number
 }
 
+/**
+ * State coverage: the abstract transitions of the runtime the runs went through
+ * (`guidance/state-coverage.ts`), and how many were covered after 10%, 50% and 100% of the runs.
+ */
+export interface StateCoverage {
+  readonly transitions: number
+  readonly growth: readonly { readonly share: number; readonly runs: number; readonly transitions: number }[]
+  /** A guided campaign's corpus: programs kept, and seeds that ran a mutant of one. */
+  readonly corpus?: { readonly entries: number; readonly mutatedSeeds: number }
+  /** A merged report: the largest shard's count (shards' transitions overlap; their union is not known). */
+  readonly lowerBound?: true
+}
+
 /** What a campaign found. */
 export interface CampaignReport {
   readonly mode: 'programs' | 'scenario'
@@ -185,6 +209,9 @@ export interface CampaignReport {
   readonly goals?: { readonly reached: Record<string, number | undefined>; readonly missed: readonly string[] }
   /** Random-program mode: coverage keys the drawn programs exercised, and the ones never exercised. */
   readonly coverage?: { readonly exercised: number; readonly total: number; readonly missing: readonly string[] }
+  /** Random-program mode: whether programs were guided by state coverage. */
+  readonly guidance?: 'on' | 'off'
+  readonly stateCoverage?: StateCoverage
   readonly passed: boolean
 }
 

@@ -11,14 +11,17 @@ import type { UnitContext } from '../sim/pool/protocol.js'
 import { campaignContext, reportFailure, runSeed } from './campaign-seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './campaign-seed.js'
 import type { CampaignFailure } from './campaign-types.js'
+import type { DrawnProgram } from './guidance/guided-draw.js'
 
 /** What each worker is initialised with (structured-cloneable). */
 export interface CampaignWorkerInit {
   readonly settings: CampaignSettings
 }
 
-/** One unit of a campaign. */
-export type CampaignUnit = { readonly kind: 'seed'; readonly r: number } | { readonly kind: 'report'; readonly failure: FailureToReport }
+/** One unit of a campaign: a run seed (with the program a guided campaign drew for it), or a failure's report. */
+export type CampaignUnit =
+  | { readonly kind: 'seed'; readonly r: number; readonly drawn?: DrawnProgram }
+  | { readonly kind: 'report'; readonly failure: FailureToReport }
 
 /** Load the adapter and build the context, once per worker. */
 export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
@@ -30,5 +33,5 @@ export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
 
 /** Run one unit. */
 export function run(ctx: CampaignContext, unit: CampaignUnit, _context: UnitContext): Promise<SeedResult | CampaignFailure> {
-  return unit.kind === 'seed' ? runSeed(ctx, unit.r) : reportFailure(ctx, unit.failure)
+  return unit.kind === 'seed' ? runSeed(ctx, unit.r, unit.drawn) : reportFailure(ctx, unit.failure)
 }

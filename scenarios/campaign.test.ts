@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest'
 import { normalizeAdapter } from '../conformance/adapter.js'
 import { checkRun } from '../conformance/checkers/index.js'
 import m01 from '../conformance/mutants/m01-setup-after-publish.js'
+import m15 from '../conformance/mutants/m15-rollback-keeps-session.js'
 import { readRunFile } from '../sim/run-file.js'
 import { runProgram } from '../sim/run.js'
 import { replay } from '../sim/strategies/index.js'
 import { ALL_COVERAGE_KEYS } from './arbitraries/index.js'
 import { CampaignError, drawForSeed, runCampaign, scenarioMix } from './campaign.js'
+import { GUIDANCE_LAG } from './guidance/guided-draw.js'
 import type { CampaignProgress } from './campaign.js'
 import { formatCampaign } from './campaign-report.js'
 import { defineScenario, findScenario, goal } from './index.js'
@@ -133,6 +135,51 @@ describe('campaign', () => {
     expect(Object.entries(report.goals!.reached).filter(([, r]) => r !== undefined).every(([n]) => n.startsWith(`${mix[0]!.name}: `))).toBe(true)
     expect(Object.values(report.goals!.reached).some((r) => r !== undefined)).toBe(true)
     expect(formatCampaign(report)).toMatch(/^goals of the scenarios mixed in: \d+\/\d+ reached$/m)
+  })
+
+  it('guided: the first GUIDANCE_LAG + 1 seeds are the unguided campaign\'s, later seeds mostly run corpus mutants, and state coverage is reported with its growth', async () => {
+    const first = GUIDANCE_LAG + 1
+    const guided = await runCampaign({ runs: first, seed: 40 })
+    const unguided = await runCampaign({ runs: first, seed: 40, guidance: false })
+    expect(guided.guidance).toBe('on')
+    expect(unguided.guidance).toBe('off')
+    expect(guided.stateCoverage!.corpus!.mutatedSeeds).toBe(0)
+    expect(guided.stateCoverage!.transitions).toBe(unguided.stateCoverage!.transitions)
+    expect(guided.outcomes).toEqual(unguided.outcomes)
+    expect(unguided.stateCoverage!.corpus).toBeUndefined()
+
+    const longer = await runCampaign({ runs: 100, seed: 40 })
+    const c = longer.stateCoverage!
+    expect(c.corpus!.mutatedSeeds).toBeGreaterThan(30)
+    expect(c.corpus!.entries).toBeGreaterThan(first / 2)
+    expect(c.growth.map((g) => [g.share, g.runs])).toEqual([[0.1, 10], [0.5, 50], [1, 100]])
+    expect(c.growth[0]!.transitions).toBeLessThanOrEqual(c.growth[1]!.transitions)
+    expect(c.growth[1]!.transitions).toBeLessThan(c.growth[2]!.transitions)
+    expect(c.growth[2]!.transitions).toBe(c.transitions)
+    expect(formatCampaign(longer)).toMatch(/^state coverage: \d+ abstract transitions \(\d+ at 10%, \d+ at 50%, \d+ at 100% of the runs\); corpus \d+ programs, \d+ seeds ran a mutant of one$/m)
+    const again = await runCampaign({ runs: 100, seed: 40 })
+    expect(again.stateCoverage).toEqual(c)
+  })
+
+  it('guided: a failure found by a corpus mutant reruns with the campaign up to it, not from its seed alone', async () => {
+    const module = 'conformance/mutants/m15-rollback-keeps-session.ts'
+    const report = await runCampaign({ adapter: m15, adapterModule: module, seed: 3, runs: 60, shrink: false, baseline: false })
+    const f = report.failures[0]!
+    // Seed 36 is the first one past GUIDANCE_LAG + 1: a mutant of the corpus of seeds 3..3.
+    expect(f.runSeed).toBe(3 + GUIDANCE_LAG + 1)
+    expect(f.originalProgram.name).toMatch(/^guided 36 from \d+$/)
+    expect(f.rerun).toBe(`npx dsh-kit fuzz --adapter ${module} --strategy portfolio --seed 3 --runs ${GUIDANCE_LAG + 2}`)
+    const prefix = await runCampaign({ adapter: m15, seed: 3, runs: GUIDANCE_LAG + 2, shrink: false, baseline: false })
+    expect(prefix.failures[0]?.hash).toBe(f.hash)
+    const alone = await runCampaign({ adapter: m15, seed: f.runSeed, runs: 1, shrink: false, baseline: false })
+    expect(alone.failures[0]?.hash).not.toBe(f.hash)
+  })
+
+  it('without the scenario mix, no named scenario runs and no goal is reported', async () => {
+    // Seeds 12..15 are the first scenario block: with the mix they run a named scenario (see above).
+    const report = await runCampaign({ seed: 12, runs: 4, mixScenarios: false })
+    expect(report.goals!.reached).toEqual({})
+    expect(formatCampaign(report)).toMatch(/random programs \(full mix, swarm by seed block, guided by state coverage/)
   })
 
   it('stops when shouldStop says so (the CLI time budget), and refuses bad options', async () => {

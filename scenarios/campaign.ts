@@ -3,10 +3,14 @@
  * schedules, every run checked by every checker. A failing run is shrunk (`shrink.ts`), saved as
  * a run file and reported with its timeline, a replay command and a command that reruns it.
  *
- * Everything a run does is a function of its **run seed** `r`:
- * - the program (random-program mode) is a function of `r` alone ({@link programForSeed}): one
- *   drawn by fast-check's generator seeded by `r` (from every feature, or through a swarm
- *   configuration), or every fourth seed a named scenario, so run `r` does not depend on earlier runs;
+ * Everything a run does is a function of its **run seed** `r`, and in a guided campaign of the
+ * seeds before it:
+ * - the program (random-program mode), unguided, is a function of `r` alone ({@link programForSeed}):
+ *   one drawn by fast-check's generator seeded by `r` (from every feature, or through a swarm
+ *   configuration), or every fourth seed a named scenario, so run `r` does not depend on earlier runs.
+ *   Guided (the default, `guidance/`), most seeds instead run a mutant of a program of the corpus
+ *   (programs that reached abstract transitions no earlier run had reached), drawn in this thread
+ *   from the corpus as it stood `GUIDANCE_LAG` seeds earlier (`guidance/guided-draw.ts`);
  * - the schedule comes from a fresh strategy seeded with `r`: `random`, `pct` with depth
  *   `1 + r mod 3`, or `portfolio` (`r mod 4`: random, pct d=1, d=2, d=3);
  * - under `dfs`, each random program is explored by a bounded DFS (preemption bound 2, a few
@@ -16,7 +20,8 @@
  * seed order by the ledger (`campaign-ledger.ts`), so the findings, the counts and the report of a
  * `runs` budget are the same whatever the number of workers.
  *
- * So `dsh-kit fuzz --seed r --runs 1` reruns run `r` exactly. Shard `i/n` (1-based, as vitest and
+ * So `dsh-kit fuzz --seed r --runs 1` reruns run `r` exactly, unless its program was a corpus mutant:
+ * then `--seed S --runs j+1` (the campaign up to it) does. Shard `i/n` (1-based, as vitest and
  * playwright number shards) runs the seeds `S+i-1, S+i-1+n, S+i-1+2n, …`, so `n` CI jobs split
  * one seed range with no overlap. The library never reads a clock: a time budget is the caller's
  * `shouldStop()` (the CLI's wall clock), checked between runs.
@@ -35,9 +40,11 @@ import { SCENARIOS } from './catalog.js'
 import { CampaignLedger, lostFailure } from './campaign-ledger.js'
 import { campaignContext, reportFailure, runSeed, seedProgram, seedRun } from './campaign-seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './campaign-seed.js'
-import { CAMPAIGN_STRATEGIES, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './campaign-types.js'
+import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './campaign-types.js'
 import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './campaign-types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './campaign-worker.js'
+import { GUIDANCE_LAG, GuidedDraw } from './guidance/guided-draw.js'
+import { stateTransitions } from './guidance/state-coverage.js'
 
 export * from './campaign-types.js'
 export { drawForSeed, programForSeed, scenarioMix } from './campaign-draw.js'
@@ -90,6 +97,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(options.shrinkBudget === undefined ? {} : { shrinkBudget: options.shrinkBudget }),
     baseline: baselineInput !== undefined && baselineInput !== adapterInput, differential: options.differential === true,
     ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
+    guidance: scenario === undefined && (options.guidance ?? DEFAULT_GUIDANCE), mixScenarios: options.mixScenarios ?? true,
   }
   if (workers !== undefined && foreignScenario && scenario.goals.length > 0) {
     throw new CampaignError(`workers run the catalog's named scenarios and goal-less programs; "${scenario.name}" has goals of its own (run it without workers)`)
@@ -98,10 +106,15 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
 
   // A DFS over a scenario reaches schedule r again by exploring the same tree up to it.
   const dfsTree = scenario !== undefined && kind === 'dfs'
-  const rerun = (r: number): string => [
+  // A corpus mutant reruns only with the seeds before it: the campaign up to it (its shard's).
+  const rerun = (r: number, j: number, fromCorpus: boolean): string => [
     options.rerunAs ?? 'npx dsh-kit fuzz', ...(options.adapterModule ? [`--adapter ${options.adapterModule}`] : []),
     ...(scenario && options.rerunAs === undefined ? [`--scenario ${scenario.name}`] : []), `--strategy ${kind}`,
-    ...(dfsTree ? [`--seed ${seed}`, `--runs ${r + 1}`] : [`--seed ${r}`, '--runs 1']),
+    ...(dfsTree ? [`--seed ${seed}`, `--runs ${r + 1}`]
+      : fromCorpus ? [`--seed ${seed}`, ...(shard.count > 1 ? [`--shard ${shard.index}/${shard.count}`] : []), `--runs ${j + 1}`]
+        : [`--seed ${r}`, '--runs 1']),
+    ...(settings.guidance === DEFAULT_GUIDANCE || scenario ? [] : [`--guidance ${settings.guidance ? 'on' : 'off'}`]),
+    ...(settings.mixScenarios || scenario ? [] : ['--no-scenario-mix']),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')
   const ledger = new CampaignLedger(ctx, options.keepGoing === true, rerun)
@@ -121,6 +134,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(runSeed === undefined ? {} : { runSeed }),
   })
   const seedAt = (j: number): number => seed + (shard.index - 1) + j * shard.count
+  const guided = settings.guidance ? new GuidedDraw(ledger.corpus, arbitrary, ctx.mix, seedAt, maxSeeds) : undefined
 
   if (dfsTree) {
     stoppedBy = await exploreTree(ctx, ledger, maxSeeds, stop, progress) ?? stoppedBy
@@ -128,7 +142,11 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     for (let j = 0; j < maxSeeds; j++) {
       if (stop()) break
       const r = seedAt(j)
-      const { reports, stop: mustStop } = ledger.add(await runSeed(ctx, r))
+      const drawn = guided?.programFor(j)
+      const result = await runSeed(ctx, r, drawn)
+      const taken = ledger.add(result, drawn?.program)
+      guided?.taken(j)
+      const { reports, stop: mustStop } = taken
       for (const { slot, failure } of reports) {
         progress('shrinking', failure.key)
         ledger.fill(slot, await reportFailure(ctx, failure))
@@ -140,7 +158,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       }
     }
   } else {
-    stoppedBy = await runInWorkers(ctx, ledger, { workers, maxSeeds, seedAt, stop, progress, ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }) ?? stoppedBy
+    stoppedBy = await runInWorkers(ctx, ledger, { workers, maxSeeds, seedAt, stop, progress, ...(guided ? { guided } : {}), ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }) ?? stoppedBy
   }
   progress('running')
   return ledger.report({ adapter: adapter.name, seed, shard, stoppedBy })
@@ -157,7 +175,7 @@ async function exploreTree(
     if (!strategy.beginRun()) return 'exhausted'
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    const seedResult: SeedResult = { r: j, coverage: [], runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+    const seedResult: SeedResult = { r: j, coverage: [], transitions: stateTransitions(result.trace), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
     const { reports, stop: mustStop } = ledger.add(seedResult)
     for (const { slot, failure } of reports) {
       progress('shrinking', failure.key)
@@ -172,11 +190,16 @@ async function exploreTree(
 /**
  * Run seeds in a pool of watched worker threads, several in flight per worker, feeding the ledger
  * in seed order. A seed the watchdog stops is reported as a livelock of its run; a report whose
- * shrink never finishes falls back to the unshrunk failure.
+ * shrink never finishes falls back to the unshrunk failure. A guided campaign's programs are drawn
+ * here and sent with their seeds; a seed is dispatched once its program is drawn (at most
+ * `GUIDANCE_LAG + 1` seeds past the last one taken).
  */
 async function runInWorkers(
   ctx: CampaignContext, ledger: CampaignLedger,
-  o: { workers: number; maxSeeds: number; seedAt: (j: number) => number; stop: () => boolean; progress: (phase: 'running' | 'shrinking', key?: string, runSeed?: number) => void; adapterModule?: string },
+  o: {
+    workers: number; maxSeeds: number; seedAt: (j: number) => number; stop: () => boolean
+    progress: (phase: 'running' | 'shrinking', key?: string, runSeed?: number) => void; adapterModule?: string; guided?: GuidedDraw
+  },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
   const init: CampaignWorkerInit = { settings: ctx.settings }
   const pool = new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
@@ -188,14 +211,18 @@ async function runInWorkers(
   let next = 0
   let halted = false
   let stoppedBy: CampaignReport['stoppedBy'] | undefined
-  const inFlight = o.workers * 4
+  const inFlight = o.guided ? Math.min(o.workers * 4, GUIDANCE_LAG + 1) : o.workers * 4
   const runSeedUnit = async (j: number): Promise<SeedResult> => {
     const r = o.seedAt(j)
-    const outcome = await pool.run({ kind: 'seed', r })
+    const drawn = o.guided?.programFor(j)
+    const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) })
     if (outcome.kind === 'done') return outcome.result as SeedResult
     if (outcome.kind === 'error') throw outcome.error
-    const { program } = seedProgram(ctx, r)
-    return { r, coverage: [], runs: [{ strategy: `seed ${r}`, outcome: 'livelock', violations: [{ key: 'X-RUN 2', message: `the run of seed ${r} never finished: ${outcome.detail}` }], shared: [], goals: [], lost: { program } }] }
+    const { program } = seedProgram(ctx, r, drawn)
+    return {
+      r, coverage: [], transitions: [], ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
+      runs: [{ strategy: `seed ${r}`, outcome: 'livelock', violations: [{ key: 'X-RUN 2', message: `the run of seed ${r} never finished: ${outcome.detail}` }], shared: [], goals: [], lost: { program } }],
+    }
   }
   try {
     for (let j = 0; j < o.maxSeeds; j++) {
@@ -213,7 +240,8 @@ async function runInWorkers(
       if (waiting === undefined) break
       pending.delete(j)
       const result = await waiting
-      const { reports: found, stop: mustStop } = ledger.add(result)
+      const { reports: found, stop: mustStop } = ledger.add(result, o.guided?.programFor(j).program)
+      o.guided?.taken(j)
       for (const { slot, failure } of found) {
         o.progress('shrinking', failure.key)
         reports.push(reportUnit(pool, failure).then((f) => ledger.fill(slot, f)))

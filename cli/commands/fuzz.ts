@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path'
 import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
-import { CAMPAIGN_STRATEGIES, CampaignError, runCampaign } from '../../scenarios/campaign.js'
+import { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign } from '../../scenarios/campaign.js'
 import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign.js'
 import { formatCampaign } from '../../scenarios/campaign-report.js'
 import { findScenario } from '../../scenarios/index.js'
@@ -48,7 +48,10 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     'no-shrink': { type: 'boolean', default: false }, 'no-timelines': { type: 'boolean', default: false },
     differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
     workers: { type: 'string' }, reporter: { type: 'string', multiple: true },
+    guidance: { type: 'string' }, 'no-scenario-mix': { type: 'boolean', default: false },
   })
+  if (values.guidance !== undefined && values.guidance !== 'on' && values.guidance !== 'off') throw new UsageError(`--guidance must be on or off, got "${values.guidance}"`)
+  if (values.scenario !== undefined && (values.guidance !== undefined || values['no-scenario-mix'])) throw new UsageError('--guidance and --no-scenario-mix apply to random programs, not to a --scenario')
   if (!(CAMPAIGN_STRATEGIES as readonly string[]).includes(values.strategy)) throw new UsageError(`--strategy must be one of ${CAMPAIGN_STRATEGIES.join(', ')}, got "${values.strategy}"`)
   const runs = intOption('runs', values.runs, 1)
   const seed = intOption(values.seed === undefined && process.env.DSH_KIT_SEED !== undefined ? 'seed (from DSH_KIT_SEED)' : 'seed', values.seed ?? process.env.DSH_KIT_SEED, 0) ?? 0
@@ -74,13 +77,14 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
-  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : 'random programs'}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
+  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}`}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
   let report: CampaignReport
   try {
     report = await runCampaign({
       adapter, strategy: values.strategy as CampaignStrategy, seed, outDir,
       keepGoing: values['keep-going'], shrink: !values['no-shrink'], onProgress: fuzzProgress(started), workers,
       differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
+      ...(values.guidance === undefined ? {} : { guidance: values.guidance === 'on' }), mixScenarios: !values['no-scenario-mix'],
       ...(values.adapter ? { adapterModule: values.adapter } : {}),
       ...(scenario ? { scenario } : {}),
       ...(shard ? { shard } : {}),

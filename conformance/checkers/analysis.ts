@@ -87,7 +87,9 @@ export function analyse(trace: Trace, program: Program): Analysis {
   // Register operations in flight, by invoke key: the id their stub takes.
   const registering = new Map<string, string>()
   // `agent/created` edges set aside while a register of the same id was in flight, by invoke key: the
-  // stub's own announcement if the register succeeds, a real lifecycle's edge if it failed.
+  // stub's own announcement if the register succeeds, a real lifecycle's edge if it failed — unless
+  // the stub was announced and then removed inside the register (a throwing `agent/created`
+  // listener fails the register after the announcement): its `agent/disposed` is set aside too.
   const setAside = new Map<string, Entry<'event'>[]>()
 
   for (const e of trace.entries) {
@@ -107,8 +109,11 @@ export function analyse(trace: Trace, program: Program): Analysis {
       case 'outcome': {
         const invokeKey = `${e.world}/${e.actor}/${e.op}`
         registering.delete(invokeKey)
-        // A failed register announced nothing: what was set aside for it was a lifecycle's own edge.
-        for (const edge of setAside.get(invokeKey) ?? []) if (e.status === 'fail') restoreAgentCreated(lives, edge)
+        // A failed register announced nothing (what was set aside for it was a lifecycle's own edge),
+        // unless its stub was announced and removed again inside it: both edges were the stub's.
+        const aside = setAside.get(invokeKey) ?? []
+        const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
+        for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
         setAside.delete(invokeKey)
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
@@ -137,6 +142,14 @@ export function analyse(trace: Trace, program: Program): Analysis {
           const registrar = [...registering].find(([, id]) => id === key)?.[0]
           if (registrar !== undefined) {
             setAside.set(registrar, [...(setAside.get(registrar) ?? []), e])
+            break
+          }
+        }
+        if (e.name === 'agent/disposed') {
+          // The stub announced inside its register being removed again, inside the same register.
+          const registrar = [...registering].find(([invoke, id]) => id === key && setAside.get(invoke)?.some((edge) => edge.name === 'agent/created'))?.[0]
+          if (registrar !== undefined) {
+            setAside.get(registrar)!.push(e)
             break
           }
         }

@@ -16,7 +16,14 @@
  * - a plain cancel from inside a splice's observer cannot drop what that splice inserts (the live
  *   inbox lags the log there, §6.3; §9 149);
  * - a cancel from inside an append observer that threw (its clear reentered the append) aborted
- *   nothing, so it is not the first cause of the turn's end (§9 156).
+ *   nothing, so it is not the first cause of the turn's end (§9 156);
+ * - a stub register from the `session/disposed` listener of a rolled-back resume, whose stub is
+ *   announced and removed again inside the register (a throwing `agent/created` listener fails it):
+ *   both edges are the stub's, not the resume's (§9 96, 55, 95; a guided campaign, run seed 33410).
+ * And one gap of the reference itself, which a guided 100,000-run campaign found at run seed 28098:
+ * - a dispose from a `session/event` observer of `turn/end` while a followup waits in next-turn:
+ *   the driver replaced the aborted activity controller and opened the next turn after dispose
+ *   began (§9 107); it now stops when its signal was aborted during the `turn/end` append.
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
