@@ -179,6 +179,9 @@ async function runInWorkers(
   const pool = new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
     size: o.workers, executor: compiledModuleUrl(new URL(`./campaign-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
     unitTimeoutMs: DEFAULT_SEED_TIMEOUT_MS,
+    // A seed takes milliseconds: with one seed waiting in each worker, no worker idles while this
+    // thread takes a result and posts the next seed.
+    prefetch: 1,
   })
   const pending = new Map<number, Promise<SeedResult>>()
   const reports: Promise<void>[] = []
