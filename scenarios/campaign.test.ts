@@ -8,7 +8,9 @@ import m01 from '../conformance/mutants/m01-setup-after-publish.js'
 import { readRunFile } from '../sim/run-file.js'
 import { runProgram } from '../sim/run.js'
 import { replay } from '../sim/strategies/index.js'
-import { ALL_COVERAGE_KEYS } from './arbitraries/index.js'
+import { REFERENCE_ADAPTER } from '../conformance/adapter.js'
+import { ALL_COVERAGE_KEYS, coverageOf, missingCoverage } from './arbitraries/index.js'
+import { campaignContext, coverageToReport } from './campaign-seed.js'
 import { CampaignError, drawForSeed, runCampaign, scenarioMix } from './campaign.js'
 import type { CampaignProgress } from './campaign.js'
 import { formatCampaign } from './campaign-report.js'
@@ -83,6 +85,23 @@ describe('campaign', () => {
     expect(report.coverage!.missing.length).toBeGreaterThan(0)
     expect(progress.at(-1)).toMatchObject({ phase: 'running', runs: 12, failures: 0 })
     expect(formatCampaign(report)).toMatch(/^coverage: \d+\/\d+ program coverage keys exercised; never exercised: /m)
+  })
+
+  it('coverage is the union of the programs\' keys, though a thread ships a key only for the lowest seed it ran with it', async () => {
+    const report = await runCampaign({ runs: 40 })
+    const union: Record<string, number> = {}
+    for (let r = 0; r < 40; r++) for (const k of Object.keys(coverageOf(drawForSeed(r).program))) union[k] = 1
+    expect(report.coverage!.missing).toEqual(missingCoverage(union))
+
+    const ctx = campaignContext({ strategy: 'portfolio', seed: 0, arbitrary: {}, dfsSchedules: 8, shrink: false, baseline: false, differential: false }, REFERENCE_ADAPTER, undefined)
+    const program = drawForSeed(1).program
+    const keys = Object.keys(coverageOf(program))
+    expect(coverageToReport(ctx, 9, program)).toEqual(keys)
+    expect(coverageToReport(ctx, 12, program)).toEqual([])
+    // A lower seed run later on this thread (a lost worker's seed, run again) ships its keys again:
+    // the ledger may stop before seed 9.
+    expect(coverageToReport(ctx, 5, program)).toEqual(keys)
+    expect(coverageToReport(ctx, 9, program)).toEqual([])
   })
 
   it('explores a named scenario and lists the goals it never reached', async () => {
