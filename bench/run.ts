@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: every benchmark in one run on this machine, written to bench/RESULTS.md.
  *
- * Order: the timed benchmarks first, one at a time (scheduler throughput, certify, the profile),
- * then the two that count runs or bytes rather than seconds in parallel (the detection benchmark
- * and the 100,000-run campaign's memory), each in its own child process.
+ * Order: the timed benchmarks first, one at a time (scheduler throughput, certify, the profile,
+ * fuzz with 1 and 2 workers, the kit's CPU per run before and after, a hand-written fast-check
+ * property against `dsh-kit fuzz`), then the two that count runs or bytes rather than seconds in
+ * parallel (the detection benchmark and the 100,000-run campaign's memory), each in its own child
+ * process. `--before <commit>` names the build the CPU per run is compared with (default fe2d5bf).
  *
  * `node dist/bench/run.js --smoke` runs everything scaled down (a minute) to check the harness;
  * its RESULTS are not meant to be committed.
@@ -15,20 +17,36 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { benchCampaign, benchCertify, campaignGrowth, campaignTable, certifyTable } from './certify.js'
 import type { CampaignResult, CertifySample } from './certify.js'
-import { fmt, median, table } from './common.js'
+import { arg, fmt, median, table } from './common.js'
 import { bestKit, benchDetectParallel, detectTable, orderingMeasurements, scheduleDependent, speedup } from './detect.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
+import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
+import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
+import { benchRunCost, cpuPerRun, DEFAULT_BEFORE, kitMarginalRatio, kitPerRun, kitRatio, runCostTables } from './run-cost.js'
+import type { RunCostResult } from './run-cost.js'
 import { benchEngine, benchScheduler, schedulerTable } from './scheduler.js'
 import type { SchedulerRow } from './scheduler.js'
+import { benchWorkers, workersTable } from './workers.js'
+import type { WorkersRow } from './workers.js'
 
 const smoke = process.argv.includes('--smoke')
+/** `--before <commit>`: the build the per-run CPU is compared with. */
+const BEFORE = arg('before') ?? DEFAULT_BEFORE
 const RESULTS = fileURLToPath(new URL(smoke ? '../../bench/RESULTS.smoke.md' : '../../bench/RESULTS.md', import.meta.url))
 
 const CONFIG = smoke
-  ? { schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2 }
-  : { schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6 }
+  ? {
+    schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2,
+    workersReps: 1, workersSeconds: 2, workersMaxRuns: 200, costReps: 1, costSeconds: 2, costMaxRuns: 300,
+    e2eReps: 1, e2eSeeds: 2, e2eCap: 10, e2ePropertyRuns: 300, e2eFuzzRuns: 200, e2eOnly: ['M01', 'M09', 'M18'] as readonly string[] | undefined,
+  }
+  : {
+    schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6,
+    workersReps: 3, workersSeconds: 15, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 3, costSeconds: 15, costMaxRuns: Number.POSITIVE_INFINITY,
+    e2eReps: 3, e2eSeeds: 10, e2eCap: 300, e2ePropertyRuns: 10_000, e2eFuzzRuns: 5_000, e2eOnly: undefined as readonly string[] | undefined,
+  }
 
 function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
@@ -69,7 +87,7 @@ function medianRatio(m: Measurement, cap: number): { text: string; value: number
   return { text: `${fmt(v, 2)}×`, value: v }
 }
 
-function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number): string {
+function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number, workers: readonly WorkersRow[], cost: RunCostResult): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const ratios = world.map((r) => `${r.program}: ${fmt(r.ratio, 2)}× wall, ${fmt(r.cpuRatio, 2)}× CPU`).join('; ')
   const ordering = orderingMeasurements(rows)
@@ -88,6 +106,16 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
+    ...workers.map((w) => [
+      `fuzz speed-up, ${w.target}`, '≥ 1.8× runs/s with 2 workers vs 1, on 2 cores',
+      w.skipped ? `not measured: ${w.skipped}` : `${fmt(w.speedup, 2)}× (wall, median of ${w.one.length} alternating pairs)`,
+      w.skipped ? 'n/a' : w.speedup >= 1.8 ? 'yes' : 'no',
+    ]),
+    [
+      'cheaper runs', `≥ 2× less kit CPU per run than ${cost.before?.commit ?? BEFORE} (reference campaign)`,
+      cost.before ? `${fmt(kitPerRun(cost.before), 2)} → ${fmt(kitPerRun(cost.after), 2)} ms per run: ${fmt(kitRatio(cost), 2)}× (${fmt(kitMarginalRatio(cost), 2)}× once started)` : `not measured: ${cost.skipped ?? 'no before build'}`,
+      cost.before ? (kitRatio(cost) >= 2 ? 'yes' : 'no') : 'n/a',
+    ],
   ])
 }
 
@@ -97,20 +125,41 @@ async function main(): Promise<void> {
   const t0 = performance.now()
   log(`machine load ${startLoad}; results go to ${RESULTS}`)
 
-  log('1/5 scheduler throughput (kit vs fc.scheduler(), same world)')
+  log('1/8 scheduler throughput (kit vs fc.scheduler(), same world)')
   const sched = await benchScheduler({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds })
   sched.push(...await benchEngine({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds }))
   const t1 = performance.now()
 
-  log('2/5 certify quick and thorough, each in a fresh process')
+  log('2/8 certify quick and thorough, each in a fresh process')
   const certs = await benchCertify({ quickReps: CONFIG.quickReps, thoroughReps: CONFIG.thoroughReps })
   const t2 = performance.now()
 
-  log('3/5 cpu profile of the kit scheduler path')
+  log('3/8 cpu profile of the kit scheduler path')
   const profile: ProfileSummary = await profileScheduler()
   const t3 = performance.now()
 
-  log(`4/5 + 5/5 detection (${CONFIG.seeds} seeds, cap ${CONFIG.cap}) and the ${fmt(CONFIG.campaignRuns)}-run campaign, in parallel child processes`)
+  log('4/8 fuzz with 1 and 2 workers (the built CLI, alternating)')
+  const workersLoad = { start: load(), end: '' }
+  const workers = await benchWorkers({ reps: CONFIG.workersReps, seconds: CONFIG.workersSeconds, maxRuns: CONFIG.workersMaxRuns, log })
+  workersLoad.end = load()
+  const t3a = performance.now()
+
+  log(`5/8 the kit's CPU per run, ${BEFORE} vs this checkout (alternating)`)
+  const costLoad = { start: load(), end: '' }
+  const cost = await benchRunCost({ before: BEFORE, reps: CONFIG.costReps, seconds: CONFIG.costSeconds, maxRuns: CONFIG.costMaxRuns, log })
+  costLoad.end = load()
+  const t3b = performance.now()
+
+  log('6/8 end to end: a hand-written fast-check property vs dsh-kit fuzz')
+  const e2eLoad = { start: load(), end: '' }
+  const e2e = await benchE2E({
+    reps: CONFIG.e2eReps, seeds: CONFIG.e2eSeeds, cap: CONFIG.e2eCap, propertyRuns: CONFIG.e2ePropertyRuns, fuzzRuns: CONFIG.e2eFuzzRuns,
+    jobs: cpus().length, ...(CONFIG.e2eOnly ? { only: CONFIG.e2eOnly } : {}), log,
+  })
+  e2eLoad.end = load()
+  const t3c = performance.now()
+
+  log(`7/8 + 8/8 detection (${CONFIG.seeds} seeds, cap ${CONFIG.cap}) and the ${fmt(CONFIG.campaignRuns)}-run campaign, in parallel child processes`)
   const detectOptions: DetectOptions = { seeds: CONFIG.seeds, cap: CONFIG.cap, randomCandidates: CONFIG.randomCandidates, screenRuns: CONFIG.screenRuns }
   // The campaign takes one core; detection gets the rest.
   const jobs = Math.max(1, cpus().length - 1)
@@ -129,7 +178,7 @@ async function main(): Promise<void> {
   const regressions = measured.filter((r) => r.main!.programSource === 'regression').length
   const out = `# Benchmarks
 
-${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t4 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, detection ∥ campaign ${minutes(t4 - t3)})
+${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t4 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, workers ${minutes(t3a - t3)}, run cost ${minutes(t3b - t3a)}, end to end ${minutes(t3c - t3b)}, detection ∥ campaign ${minutes(t4 - t3c)})
 
 ## Machine
 
@@ -139,7 +188,7 @@ ${machine()}
 ## Commands
 
 - Everything: \`npm run bench\` (= \`npm run build --silent && node dist/bench/run.js\`), which writes this file.
-- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\` (after \`npm run build\`).
+- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/workers.js\`, \`node dist/bench/run-cost.js [--before <commit>]\`, \`node dist/bench/e2e.js\` (after \`npm run build\`). \`npm run bench -- --before <commit>\` compares the per-run CPU with another commit (default ${DEFAULT_BEFORE}).
 - Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}.
 
 ## 1. Scheduler throughput: the kit's scheduler vs \`fc.scheduler()\` on the same world
@@ -180,9 +229,21 @@ ${campaign.failures.map((f) => `- ${f.key} (run seed ${f.runSeed}, ${f.strategy}
 
 ${profileTables(profile)}
 
+## 5. Every core: \`dsh-kit fuzz\` with 1 and 2 workers
+
+${workersSection(workers, workersLoad)}
+
+## 6. Cheaper runs: the kit's CPU per run, ${cost.before ? `${cost.before.commit} vs ${cost.after.commit}` : 'this checkout'}
+
+${runCostSection(cost, costLoad)}
+
+## 7. End to end: a hand-written fast-check property vs \`dsh-kit fuzz\`
+
+${e2eSection(e2e, e2eLoad)}
+
 ## Goals vs measured
 
-${goals(sched, rows, certs, campaign, CONFIG.cap)}
+${goals(sched, rows, certs, campaign, CONFIG.cap, workers, cost)}
 
 ## Reading the gaps
 
@@ -190,6 +251,48 @@ ${gapNotes(sched, profile, rows, unmeasured)}
 `
   writeFileSync(RESULTS, out)
   log(`wrote ${RESULTS} (${minutes(performance.now() - t0)})`)
+}
+
+type Loads = { readonly start: string; readonly end: string }
+
+function workersSection(rows: readonly WorkersRow[], loads: Loads): string {
+  const measured = rows.filter((r) => !r.skipped)
+  const threadLine = (r: WorkersRow): string => {
+    const split = (xs: WorkersRow['one']): string => {
+      const t = xs.map((x) => x.threads).filter((x) => x !== undefined)
+      if (t.length === 0) return 'n/a'
+      const perRun = (f: (x: NonNullable<(typeof t)[number]>) => number): string => fmt(median(t.map((x, i) => f(x) / xs[i]!.runs)), 2)
+      return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)}`
+    }
+    return `- ${r.target}: CPU ms per run by thread, 1 worker: ${split(r.one)}; 2 workers: ${split(r.two)}.`
+  }
+  return `The built CLI in child processes, \`dsh-kit fuzz --runs N --workers 1\` and \`--workers 2\` alternating (1, 2, 1, 2, …), N sized by a discarded warm-up campaign for about ${CONFIG.workersSeconds} s of CPU with one worker. Wall time is measured around the child (Node's start-up included); CPU time is the child's, every thread (a preload, \`bench/cpu-report.ts\`, writes \`process.cpuUsage()\` at exit). The upstream adapter runs under the Node 22 its setup installs, with \`--keep-going --no-shrink\` (it violates clauses: every run counts, no time goes to shrinking). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+
+${workersTable(rows)}
+
+"CPU used ÷ wall" is how many cores the campaign kept busy on average: with 2 workers on 2 cores it can reach 2 only on an otherwise idle machine. When the load average exceeds the core count the wall-clock speed-up measures the share of the machine the campaign got, not the kit's parallelism (and where Linux shares the CPU between sessions rather than threads, \`sched_autogroup\`, more threads do not get a session more of it). "Idle 2-core bound" is what the CPU accounting allows on an idle 2-core machine (\`idleEstimate\` in \`bench/workers.ts\`): per run, a campaign needs at least its busiest worker thread's CPU and at least all its threads' CPU (main, workers, V8's GC and compiler threads) over 2 cores. CPU per run by thread (from \`/proc\`, Linux):
+
+${measured.map(threadLine).join('\n') || '- not measured'}`
+}
+
+function runCostSection(cost: RunCostResult, loads: Loads): string {
+  if (!cost.before) {
+    return `Only this checkout was measured: ${cost.skipped ?? 'no before build'}.\n\n${runCostTables(cost)}`
+  }
+  return `A reference campaign as users run it, on two builds measured alternately in this run: ${cost.before.commit} (built from \`git archive\` in a temporary directory, this checkout's \`node_modules\` linked) and this checkout (${cost.after.commit}). ${cost.before.args.length === 0 ? `${cost.before.commit}'s \`fuzz\` has no workers: its runs are in the main thread. ` : ''}Each build ran ${cost.after.samples.length} campaigns of ${fmt(cost.runs)} runs (N sized for about ${CONFIG.costSeconds} s of CPU) and as many of one run (its start-up), then one more under \`node --cpu-prof\` (one profile per thread), whose non-idle samples split its CPU into the code under test (\`core/\`: the reference factory and runtime) and the kit (everything else: sim, conformance, scenarios, fast-check, fake-timers, GC, Node's own work; a V8 builtin or Node internal is charged to the nearest caller on the stack that is ours or a package's, \`async_hooks\` to the kit's process watch). CPU time of every thread is counted, start-up included (a fuzz process pays it once). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+
+${runCostTables(cost)}
+
+Kit CPU per run: ${fmt(kitPerRun(cost.before), 2)} ms (${cost.before.commit}) → ${fmt(kitPerRun(cost.after), 2)} ms (${cost.after.commit}): before ÷ after = **${fmt(kitRatio(cost), 2)}×** (${fmt(kitMarginalRatio(cost), 2)}× once started, the one-run campaign's CPU taken out); total CPU per run ${fmt(cpuPerRun(cost.before), 2)} → ${fmt(cpuPerRun(cost.after), 2)} ms. Sample times are wall time on a thread that was not idle, so on a loaded machine a thread's wait to be scheduled again is charged to what it was doing (posting a message, which wakes another thread, most of all); the areas are that profile's shares applied to the measured CPU.`
+}
+
+function e2eSection(result: E2EResult, loads: Loads): string {
+  const s = e2eSummary(result)
+  return `What a user compares: the property they would write by hand with \`fc.asyncProperty(fc.scheduler(), <up to 8 lifecycle operations>, …)\` around the same factory on the kit's runtime (\`bench/fc-property.ts\`: every create, dispose and whenIdle settles; a rejected create leaves its id unregistered; after dispose neither registry holds the agent or its session; \`agent/created\` once per agent, \`agent/disposed\` at most once and after it; a cancel leaves nothing pending; every live agent ends idle with nothing pending; the factory's unload leaves both registries empty; no unhandled rejection) against \`dsh-kit fuzz\` on the same factory. Throughput: each runner in its own child process, ${result.throughput.filter((t) => t.side === 'property').length} alternating rounds. Detection: every gallery mutant from a cold start, ${result.seeds} seeds per side, at most ${result.cap} runs each: the property under \`fc.check\` (seeds 1..${result.seeds}, no shrinking), the campaign with random programs (\`runCampaign\`, what \`dsh-kit fuzz\` runs, in-thread, no shrinking). "CPU ms to detect" is the median runs times each side's CPU per run (\`--workers 1\` for fuzz). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+
+${e2eTables(result)}
+
+Of ${s.total} mutants, the hand-written property detects ${s.property} and \`dsh-kit fuzz\` ${s.fuzz} (on at least half the seeds within ${result.cap} runs); fuzz needs fewer runs (median) on ${s.fuzzFewer}, the property on ${s.propertyFewer}.`
 }
 
 function share(profile: ProfileSummary, area: string): string {
