@@ -54,8 +54,11 @@ export interface CampaignContext {
   readonly baseline: NormalizedAdapter | undefined
   readonly scenario: Scenario | undefined
   readonly mix: readonly Scenario[]
-  /** Per thread: each coverage key, and the lowest run seed whose result reported it (see {@link coverageToReport}). */
-  readonly coverageReported: Map<string, number>
+  /**
+   * Per thread (see {@link coverageToReport}): each coverage key and the lowest run seed whose result
+   * reported it, and the highest of those seeds over every key once every key is there.
+   */
+  readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
 }
 
 /**
@@ -67,7 +70,7 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
   const scenario = scenarioGiven ?? (settings.scenario === undefined ? undefined : SCENARIOS.find((s) => s.name === settings.scenario))
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
-    settings, adapter, scenario, mix: scenarioMix(settings.arbitrary), coverageReported: new Map(),
+    settings, adapter, scenario, mix: scenarioMix(settings.arbitrary), coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -157,14 +160,17 @@ export async function runSeed(ctx: CampaignContext, r: number): Promise<SeedResu
  * shipping coverage to almost nothing.
  */
 export function coverageToReport(ctx: CampaignContext, r: number, program: Program): string[] {
-  const reported = ctx.coverageReported
-  if (reported.size >= ALL_COVERAGE_KEYS.length && ALL_COVERAGE_KEYS.every((k) => reported.get(k)! < r)) return []
+  const coverage = ctx.coverage
+  if (coverage.allBelow < r) return []
   const keys: string[] = []
   for (const k of Object.keys(coverageOf(program))) {
-    const at = reported.get(k)
+    const at = coverage.reported.get(k)
     if (at !== undefined && at < r) continue
-    reported.set(k, r)
+    coverage.reported.set(k, r)
     keys.push(k)
+  }
+  if (keys.length > 0 && coverage.reported.size >= ALL_COVERAGE_KEYS.length) {
+    coverage.allBelow = Math.max(...ALL_COVERAGE_KEYS.map((k) => coverage.reported.get(k) ?? Number.POSITIVE_INFINITY))
   }
   return keys
 }

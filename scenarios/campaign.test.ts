@@ -102,6 +102,12 @@ describe('campaign', () => {
     // the ledger may stop before seed 9.
     expect(coverageToReport(ctx, 5, program)).toEqual(keys)
     expect(coverageToReport(ctx, 9, program)).toEqual([])
+    // Once every key was reported below a seed, that seed reports nothing (its coverage is not computed).
+    let r = 10
+    while (ctx.coverage.allBelow === Number.POSITIVE_INFINITY && r < 3_000) coverageToReport(ctx, r, drawForSeed(r++).program)
+    expect(ctx.coverage.allBelow).toBeLessThan(r)
+    expect(coverageToReport(ctx, r, drawForSeed(r).program)).toEqual([])
+    expect(coverageToReport(ctx, 4, program)).toEqual(keys)
   })
 
   it('explores a named scenario and lists the goals it never reached', async () => {
