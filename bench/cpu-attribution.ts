@@ -6,9 +6,10 @@
  * - the leaf frame's own module when it is one of ours (`dist/...`) or a package's;
  * - else (a V8 builtin, a Node internal such as `AbortController` or `structuredClone`) the
  *   nearest caller that is one of ours or a package's, so a builtin is charged to whoever called it;
- * - except `async_hooks` frames, which are the kit's process watch whoever created the promise,
- *   and `(garbage collector)` and `(program)`, which are the kit's by convention (the brief of the
- *   measurement: GC and Node's own work count as the kit's).
+ * - except `async_hooks` frames, which are the kit's process watch whoever created the promise
+ *   (but not `callbackTrampoline`, Node's entry into every async callback while a hook is on),
+ *   Node's immediate queue, which runs the engine's settle turns, and `(garbage collector)` and
+ *   `(program)`, which are the kit's by convention (GC and Node's own work count as the kit's).
  *
  * The code under test is `core/` (the reference factory and its runtime) and, for an external
  * adapter, its own files and packages (`adapters/...`, its `node_modules`); everything else is the
@@ -35,7 +36,7 @@ export const AREAS = {
   adapter: 'code under test (adapter and its packages)',
   generation: 'kit: program generation (arbitraries, fast-check)',
   coverage: 'kit: coverage of programs',
-  checkers: 'kit: checkers',
+  checkers: 'kit: checkers (and scenario goals)',
   world: 'kit: world (world, operations, behaviours, trace, run)',
   scheduler: 'kit: scheduler (engine, strategies, decision log, rng)',
   watch: 'kit: process watch (async_hooks)',
@@ -74,8 +75,8 @@ export function areaOfModule(path: string): Area {
   if (path.startsWith('core/')) return 'cut'
   if (path.startsWith('adapters/')) return 'adapter'
   if (path.startsWith('scenarios/arbitraries/coverage')) return 'coverage'
-  if (path.startsWith('scenarios/arbitraries/') || path === 'scenarios/campaign-draw.js' || path.startsWith('fast-check/')) return 'generation'
-  if (path.startsWith('conformance/checkers/')) return 'checkers'
+  if (path.startsWith('scenarios/arbitraries/') || path === 'scenarios/campaign-draw.js' || path.startsWith('fast-check/') || path.startsWith('pure-rand/')) return 'generation'
+  if (path.startsWith('conformance/checkers/') || path === 'scenarios/goals.js') return 'checkers'
   if (path.startsWith('sim/engine/process-watch')) return 'watch'
   if (path.startsWith('sim/engine/') || path.startsWith('sim/strategies/') || path === 'sim/decision-log.js' || path === 'sim/streams.js' || path.startsWith('seedrandom/')) return 'scheduler'
   if (path === 'sim/clock.js' || path.startsWith('@sinonjs/fake-timers/')) return 'clock'
@@ -108,7 +109,9 @@ export function attribute(profile: CpuProfile, into: Attribution = emptyAttribut
     if (fn === '(idle)') area = null
     else if (fn === '(garbage collector)') area = 'gc'
     else if (fn === '(program)' || fn === '(root)') area = 'other'
-    else if (url === 'node:async_hooks' || url.startsWith('node:internal/async_hooks')) area = 'watch'
+    else if ((url === 'node:async_hooks' || url.startsWith('node:internal/async_hooks')) && fn !== 'callbackTrampoline') area = 'watch'
+    // The real macrotask turn the engine takes to settle the process between two decisions.
+    else if (fn === 'processImmediate' && url === 'node:internal/timers') area = 'scheduler'
     else {
       const path = modulePath(url)
       if (path !== undefined) area = areaOfModule(path)
