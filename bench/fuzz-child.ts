@@ -164,3 +164,15 @@ function threadSplit(pid: number, ticks: Map<number, number>, workers: number): 
   const busiest = [...ticks].filter(([tid]) => tid !== pid).map(([, t]) => t).sort((a, b) => b - a)
   return { mainMs: ms(ticks.get(pid) ?? 0), workersMs: busiest.slice(0, workers).map(ms), otherMs: ms(busiest.slice(workers).reduce((a, b) => a + b, 0)) }
 }
+
+/**
+ * How many runs make a campaign of about `seconds` of CPU once started: two discarded warm-up
+ * campaigns of `small` and `large` runs give the CPU per run after start-up (their difference), so
+ * neither the start-up nor a loaded machine's slow wall clock shrinks N.
+ */
+export async function sizeCampaign(run: (runs: number) => Promise<FuzzChildResult>, seconds: number, small: number, large: number): Promise<{ readonly runs: number; readonly cpuMsPerRun: number }> {
+  const a = await run(small)
+  const b = await run(large)
+  const cpuMsPerRun = Math.max((b.cpuMs - a.cpuMs) / (b.runs - a.runs), 1e-3)
+  return { runs: Math.max(large, Math.round((seconds * 1000) / cpuMsPerRun / 100) * 100), cpuMsPerRun }
+}

@@ -23,7 +23,7 @@ import { join } from 'node:path'
 import { AREAS, attribute, busyMs, codeUnderTestShare, emptyAttribution, isCodeUnderTest } from './cpu-attribution.js'
 import type { Area, Attribution, CpuProfile } from './cpu-attribution.js'
 import { arg, fmt, isMain, median, table } from './common.js'
-import { fuzzChild, KIT_ROOT } from './fuzz-child.js'
+import { fuzzChild, KIT_ROOT, sizeCampaign } from './fuzz-child.js'
 import type { FuzzChildResult } from './fuzz-child.js'
 
 /** The commit the issue measured: the "before" of the cheaper-runs work. */
@@ -110,9 +110,8 @@ export async function benchRunCost(options: RunCostOptions = {}): Promise<RunCos
   const reps = options.reps ?? 3
   const seconds = options.seconds ?? 12
   const afterArgs = hasWorkers(KIT_ROOT) ? ['--workers', '1'] : []
-  // Sized by CPU time, not wall time: a loaded machine would otherwise shrink N until start-up dominates.
-  const warm = await fuzzChild({ args: ['--runs', '500', ...afterArgs] })
-  const runs = Math.min(Math.max(500, Math.round(((warm.runs / (warm.cpuMs / 1000)) * seconds) / 100) * 100), options.maxRuns ?? Number.POSITIVE_INFINITY)
+  const sized = await sizeCampaign((n) => fuzzChild({ args: ['--runs', String(n), ...afterArgs] }), seconds, 200, 800)
+  const runs = Math.min(sized.runs, options.maxRuns ?? Number.POSITIVE_INFINITY)
   const built = buildAt(options.before ?? DEFAULT_BEFORE)
   const before = 'dir' in built ? { root: built.dir, commit: built.commit, args: hasWorkers(built.dir) ? ['--workers', '1'] : [] } : undefined
   options.log?.(`run cost: ${fmt(runs)} runs per campaign, ${reps} alternating pairs${before ? `, before = ${before.commit}` : ` (${'skipped' in built ? built.skipped : ''})`}`)
@@ -158,6 +157,11 @@ export function marginalPerRun(side: RunCostSide): number {
   return (median(side.samples.map((s) => s.cpuMs)) - median(side.startup.map((s) => s.cpuMs))) / (n - 1)
 }
 
+/** CPU ms per run of one area of a side: its CPU per run times the area's share of its profile. */
+export function perArea(side: RunCostSide, area: Area): number {
+  return (cpuPerRun(side) * side.attribution[area]) / busyMs(side.attribution)
+}
+
 /** Kit CPU ms per run of a side: its CPU per run times the kit's share of its profile. */
 export function kitPerRun(side: RunCostSide): number {
   return cpuPerRun(side) * (1 - codeUnderTestShare(side.attribution))
@@ -179,7 +183,6 @@ export function runCostTables(result: RunCostResult): string {
     }),
   )
   const areas = (Object.keys(AREAS) as Area[]).filter((a) => sides.some((s) => s.attribution[a] > 0))
-  const perArea = (s: RunCostSide, a: Area): number => (cpuPerRun(s) * s.attribution[a]) / busyMs(s.attribution)
   const byArea = table(
     ['area', ...sides.map((s) => `${s.label}: CPU ms/run`), ...(sides.length === 2 ? ['before ÷ after'] : [])],
     areas.map((a) => [

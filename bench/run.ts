@@ -24,11 +24,13 @@ import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
 import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
-import { benchRunCost, cpuPerRun, DEFAULT_BEFORE, kitMarginalRatio, kitPerRun, kitRatio, runCostTables } from './run-cost.js'
+import { AREAS, isCodeUnderTest } from './cpu-attribution.js'
+import type { Area } from './cpu-attribution.js'
+import { benchRunCost, cpuPerRun, DEFAULT_BEFORE, kitMarginalRatio, kitPerRun, kitRatio, perArea, runCostTables } from './run-cost.js'
 import type { RunCostResult } from './run-cost.js'
 import { benchEngine, benchScheduler, schedulerTable } from './scheduler.js'
 import type { SchedulerRow } from './scheduler.js'
-import { benchWorkers, workersTable } from './workers.js'
+import { benchWorkers, idleEstimate, workersTable } from './workers.js'
 import type { WorkersRow } from './workers.js'
 
 const smoke = process.argv.includes('--smoke')
@@ -189,7 +191,7 @@ ${machine()}
 
 - Everything: \`npm run bench\` (= \`npm run build --silent && node dist/bench/run.js\`), which writes this file.
 - Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/workers.js\`, \`node dist/bench/run-cost.js [--before <commit>]\`, \`node dist/bench/e2e.js\` (after \`npm run build\`). \`npm run bench -- --before <commit>\` compares the per-run CPU with another commit (default ${DEFAULT_BEFORE}).
-- Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}.
+- Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}; workers ${CONFIG.workersReps} alternating pairs per target of about ${CONFIG.workersSeconds} s of CPU each; run cost ${CONFIG.costReps} alternating pairs of about ${CONFIG.costSeconds} s of CPU, as many one-run campaigns and one profiled campaign per build; end to end ${CONFIG.e2eReps} throughput rounds (${fmt(CONFIG.e2ePropertyRuns)} property runs, ${fmt(CONFIG.e2eFuzzRuns)} fuzz runs), ${CONFIG.e2eSeeds} seeds per mutant and side, at most ${CONFIG.e2eCap} runs.
 
 ## 1. Scheduler throughput: the kit's scheduler vs \`fc.scheduler()\` on the same world
 
@@ -247,7 +249,7 @@ ${goals(sched, rows, certs, campaign, CONFIG.cap, workers, cost)}
 
 ## Reading the gaps
 
-${gapNotes(sched, profile, rows, unmeasured)}
+${gapNotes(sched, profile, rows, unmeasured, workers, cost)}
 `
   writeFileSync(RESULTS, out)
   log(`wrote ${RESULTS} (${minutes(performance.now() - t0)})`)
@@ -266,7 +268,7 @@ function workersSection(rows: readonly WorkersRow[], loads: Loads): string {
     }
     return `- ${r.target}: CPU ms per run by thread, 1 worker: ${split(r.one)}; 2 workers: ${split(r.two)}.`
   }
-  return `The built CLI in child processes, \`dsh-kit fuzz --runs N --workers 1\` and \`--workers 2\` alternating (1, 2, 1, 2, …), N sized by a discarded warm-up campaign for about ${CONFIG.workersSeconds} s of CPU with one worker. Wall time is measured around the child (Node's start-up included); CPU time is the child's, every thread (a preload, \`bench/cpu-report.ts\`, writes \`process.cpuUsage()\` at exit). The upstream adapter runs under the Node 22 its setup installs, with \`--keep-going --no-shrink\` (it violates clauses: every run counts, no time goes to shrinking). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+  return `The built CLI in child processes, \`dsh-kit fuzz --runs N --workers 1\` and \`--workers 2\` alternating (1, 2, 1, 2, …), N sized by two discarded warm-up campaigns for about ${CONFIG.workersSeconds} s of CPU with one worker once started. Wall time is measured around the child (Node's start-up included); CPU time is the child's, every thread (a preload, \`bench/cpu-report.ts\`, writes \`process.cpuUsage()\` at exit). The upstream adapter runs under the Node 22 its setup installs, with \`--keep-going --no-shrink\` (it violates clauses: every run counts, no time goes to shrinking). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
 
 ${workersTable(rows)}
 
@@ -279,7 +281,7 @@ function runCostSection(cost: RunCostResult, loads: Loads): string {
   if (!cost.before) {
     return `Only this checkout was measured: ${cost.skipped ?? 'no before build'}.\n\n${runCostTables(cost)}`
   }
-  return `A reference campaign as users run it, on two builds measured alternately in this run: ${cost.before.commit} (built from \`git archive\` in a temporary directory, this checkout's \`node_modules\` linked) and this checkout (${cost.after.commit}). ${cost.before.args.length === 0 ? `${cost.before.commit}'s \`fuzz\` has no workers: its runs are in the main thread. ` : ''}Each build ran ${cost.after.samples.length} campaigns of ${fmt(cost.runs)} runs (N sized for about ${CONFIG.costSeconds} s of CPU) and as many of one run (its start-up), then one more under \`node --cpu-prof\` (one profile per thread), whose non-idle samples split its CPU into the code under test (\`core/\`: the reference factory and runtime) and the kit (everything else: sim, conformance, scenarios, fast-check, fake-timers, GC, Node's own work; a V8 builtin or Node internal is charged to the nearest caller on the stack that is ours or a package's, \`async_hooks\` to the kit's process watch). CPU time of every thread is counted, start-up included (a fuzz process pays it once). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+  return `A reference campaign as users run it, on two builds measured alternately in this run: ${cost.before.commit} (built from \`git archive\` in a temporary directory, this checkout's \`node_modules\` linked) and this checkout (${cost.after.commit}). ${cost.before.args.length === 0 ? `${cost.before.commit}'s \`fuzz\` has no workers: its runs are in the main thread. ` : ''}Each build ran ${cost.after.samples.length} campaigns of ${fmt(cost.runs)} runs (N sized by two discarded warm-up campaigns for about ${CONFIG.costSeconds} s of CPU once started) and as many of one run (its start-up), then one more under \`node --cpu-prof\` (one profile per thread), whose non-idle samples split its CPU into the code under test (\`core/\`: the reference factory and runtime) and the kit (everything else: sim, conformance, scenarios, fast-check, fake-timers, GC, Node's own work; a V8 builtin or Node internal is charged to the nearest caller on the stack that is ours or a package's, \`async_hooks\` to the kit's process watch). CPU time of every thread is counted, start-up included (a fuzz process pays it once). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
 
 ${runCostTables(cost)}
 
@@ -300,13 +302,13 @@ function share(profile: ProfileSummary, area: string): string {
   return a ? `${fmt(a.share * 100, 0)}%` : '0%'
 }
 
-function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows: readonly DetectRow[], unmeasured: readonly DetectRow[]): string {
+function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows: readonly DetectRow[], unmeasured: readonly DetectRow[], workers: readonly WorkersRow[], cost: RunCostResult): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const engine = sched.filter((r) => r.program.startsWith('engine only'))
   const lines: string[] = []
   lines.push(`- **Throughput.** On the world programs the kit runs at ${world.map((r) => `${fmt(r.ratio, 2)}×`).join(' / ')} fast-check's decisions per second (1 / 4 / 16 creates). Both sides run the same world and reference factory, which is most of the cost: in the profile the factory, core and world take ${share(profile, 'reference factory')} + ${share(profile, 'world')} of self time and GC ${share(profile, 'GC')}, against ${share(profile, 'kit scheduler')} for the kit's engine, strategy and log. So no scheduler change alone can reach 3× on these programs (Amdahl): even a free scheduler would leave the shared world cost. ` +
     `Engine only (no world), the kit runs at ${engine.map((r) => `${fmt(r.ratio, 2)}× (${fmt(r.cpuRatio, 2)}× by CPU time) on ${r.program.replace('engine only: ', '')}`).join(' and ')}: ${engine.map((r) => `${fmt(r.kit.usPerDecision, 1)} µs vs ${fmt(r.fc.usPerDecision, 1)} µs per decision`).join(', ')}. fast-check settles with up to 50 microtask ticks before each pick (a heuristic: work deeper than 50 ticks is not waited for); the kit takes one real macrotask turn, which is what guarantees every microtask has run, and pays fixed costs per run that fast-check does not.`)
-  lines.push(`- **The kit's fixed per-run cost** is dominated by the virtual clock: installing and removing \`@sinonjs/fake-timers\` (${share(profile, 'virtual clock')} of self time here, plus part of the GC: every install builds a new fake \`Date\` class, \`Intl\` and \`performance\` object). What would close the gap on short runs: keep one fake clock installed across the runs of one exploration and reset it between runs (\`clock.reset()\` plus a check that no timer is left), instead of install/uninstall per run, and fake \`performance.now\` alone rather than copying the whole \`performance\` object. Both change a design rule (the clock is installed for a run and removed after it), so they are proposed here, not made.`)
+  lines.push(`- **The kit's fixed per-run cost** on this path (\`runProgram\` in this thread, as the scheduler benchmark, certify and an in-thread campaign run it) is dominated by the virtual clock: installing and removing \`@sinonjs/fake-timers\` (${share(profile, 'virtual clock')} of self time here, plus part of the GC: every install builds a new fake \`Date\` class, \`Intl\` and \`performance\` object). Fuzz workers no longer pay it: they keep one clock installed and reset it per run (\`keepClockBetweenRuns\`, section 6). Faking \`performance.now\` alone rather than copying the whole \`performance\` object would cut the install for the other paths.`)
   lines.push(`- **Per-decision cost** of the kit is the macrotask turn (a sound settle: it cannot be replaced by a bounded microtask drain without fast-check's blind spot), the \`async_hooks\` init hook on every promise (${share(profile, 'async_hooks')} here) and GC. On a loaded machine the turn also costs wall time, since each turn enters the event loop's poll phase, where the OS may switch to another process; fast-check's pure-microtask loop does not: compare the wall and CPU columns.`)
   const ordering = orderingMeasurements(rows)
   const best = ordering.map(({ row, m }) => ({ row, x: speedup(m) })).sort((a, b) => b.x - a.x)[0]
@@ -318,6 +320,29 @@ function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows:
       ? 'Every mutant of the gallery is detected by some simulated run (a trace checker sees what it breaks).'
       : `${unmeasured.length} mutants are detected by no simulated run at all (${directedOnly === unmeasured.length ? 'all caught by directed cases' : `${directedOnly} caught by directed cases, ${unmeasured.length - directedOnly} by nothing yet`}): the trace checkers or the generated programs miss what they break, the first gap to close in the simulated suite.`))
   lines.push(`- **Changes made in sim/ for speed** (tests and cross-process determinism unchanged; the trace hashes of 300 random programs and 16 directed programs × 10 seeds are identical before and after): (1) \`VirtualClock\` builds fake-timers' API with \`withGlobal(globalThis)\` once and reuses it while the real globals are unchanged, instead of once per run (about a fifth of a 1-create run); (2) \`TraceRecorder.add\` numbers the entry in place instead of copying it with a spread (same key order, same JSON and hash); (3) \`RunResult.hash\` is computed on first read: hashing serialises the whole trace, and certify and campaigns never read it for passing runs. Plus one injection point: \`runProgramWith(program, driver)\` with a \`RunDriver\` (a \`SchedulerPort\` that can also run the loop), which \`runProgram\` now calls with the kit's \`Scheduler\`.`)
+  const reference = workers.find((w) => !w.skipped && w.target.startsWith('reference'))
+  const split = reference?.one.map((x) => x.threads).filter((t) => t !== undefined) ?? []
+  if (reference && split.length > 0) {
+    const perRun = (f: (t: NonNullable<(typeof split)[number]>) => number): number => median(split.map((t, i) => f(t) / reference.one[i]!.runs))
+    const worker = perRun((t) => t.workersMs[0] ?? 0)
+    const other = perRun((t) => t.otherMs)
+    const main = perRun((t) => t.mainMs)
+    lines.push(`- **Every core.** With one worker, a reference campaign's worker thread spends ${fmt(worker, 2)} ms of CPU per run, V8's GC and compiler threads another ${fmt(other, 2)} ms and the main thread ${fmt(main, 2)} ms: one worker already keeps ${fmt((worker + other + main) / worker, 1)} threads' worth of CPU busy, so on 2 cores a second worker mostly competes with the first one's background threads (and pays its own JIT warm-up in its own isolate). ${other > main ? `The background threads weigh ${fmt(other / main, 1)}× the main thread here: they, not the kit's main thread or its messages, bound the speed-up on 2 cores (${fmt(idleEstimate(reference), 2)}× from the CPU accounting).` : `The bound from the CPU accounting is ${fmt(idleEstimate(reference), 2)}× on 2 cores.`} The background share falls with less garbage per run (GC) and with longer campaigns (the optimising compiler's work is a warm-up per isolate). Measured ${fmt(reference.speedup, 2)}× wall on this machine, whose load is in section 5. Two fixes in the pool and the campaign: a worker runs the next seed it holds as soon as one ends (\`prefetch\`, instead of idling for a round trip through the main thread), and 16 seeds are in flight per worker instead of 4 (run times are heavy-tailed, so a short window left a worker idle behind a slow seed at the ledger's head).`)
+  }
+  const upstream = workers.find((w) => !w.skipped && w.target.startsWith('upstream'))
+  const upSplit = upstream?.one.map((x) => x.threads).filter((t) => t !== undefined) ?? []
+  if (upstream && upSplit.length > 0) {
+    const perRun = (f: (t: NonNullable<(typeof upSplit)[number]>) => number): number => median(upSplit.map((t, i) => f(t) / upstream.one[i]!.runs))
+    lines.push(`- **Every core, upstream adapter.** Its runs are mostly its own JavaScript: with one worker the worker thread spends ${fmt(perRun((t) => t.workersMs[0] ?? 0), 1)} ms of CPU per run, the background threads ${fmt(perRun((t) => t.otherMs), 1)} ms and the main thread ${fmt(perRun((t) => t.mainMs), 1)} ms, so the CPU accounting allows ${fmt(idleEstimate(upstream), 2)}× on an idle 2-core machine; measured here ${fmt(upstream.speedup, 2)}× wall under the load of section 5.`)
+  }
+  if (cost.before) {
+    const before = cost.before
+    const kitAreas = (Object.keys(AREAS) as Area[]).filter((a) => !isCodeUnderTest(a))
+    const change = kitAreas.map((a) => ({ a, from: perArea(before, a), to: perArea(cost.after, a) })).sort((x, y) => (y.from - y.to) - (x.from - x.to))
+    const said = (c: (typeof change)[number]): string => `${AREAS[c.a].replace(/^kit: /, '')} ${fmt(c.from, 2)} → ${fmt(c.to, 2)}`
+    const left = [...change].sort((x, y) => y.to - x.to).slice(0, 4)
+    lines.push(`- **Cheaper runs.** The kit's CPU per run went from ${fmt(kitPerRun(before), 2)} ms (${before.commit}) to ${fmt(kitPerRun(cost.after), 2)} ms: ${fmt(kitRatio(cost), 2)}× (goal 2×). Largest cuts (ms per run): ${change.filter((c) => c.from > c.to).slice(0, 3).map(said).join('; ') || 'none'}. Largest increases: ${change.filter((c) => c.to > c.from).reverse().slice(0, 3).map(said).join('; ') || 'none'}. Since ${before.commit} the fuzz worker keeps one virtual clock and resets it per run, and a thread ships each coverage key once and stops computing coverage once every key is known; against that, \`--workers 1\` runs seeds in a worker thread (a second isolate to load and optimise, messages, a main thread). The kit's largest areas now: ${left.map((c) => `${AREAS[c.a].replace(/^kit: /, '')} ${fmt(c.to, 2)}`).join(', ')} ms per run.`)
+  }
   return lines.join('\n')
 }
 

@@ -2,8 +2,8 @@
  * Every core: `dsh-kit fuzz --runs N --workers 1` against `--workers 2`, through the built CLI in
  * child processes, alternating (1, 2, 1, 2, …) so drifting machine load hits both alike. On the
  * reference factory and, when its dependencies are installed, on the upstream adapter
- * `adapters/dsh-agent-loop` (under the Node 22 its setup installs). N is sized by a discarded
- * warm-up campaign so one `--workers 1` campaign takes about `seconds` of CPU time.
+ * `adapters/dsh-agent-loop` (under the Node 22 its setup installs). N is sized by two discarded
+ * warm-up campaigns so one `--workers 1` campaign takes about `seconds` of CPU time once started.
  *
  * A shared machine's load changes what wall time can show (Linux shares the CPU between sessions,
  * not threads, when `sched_autogroup` is on), so the CPU time of each thread is recorded too, and
@@ -17,7 +17,7 @@
  * @module
  */
 import { arg, fmt, isMain, median, table } from './common.js'
-import { fuzzChild, UPSTREAM, upstreamMissing } from './fuzz-child.js'
+import { fuzzChild, sizeCampaign, UPSTREAM, upstreamMissing } from './fuzz-child.js'
 import type { FuzzChildResult } from './fuzz-child.js'
 
 /** A campaign target. */
@@ -26,7 +26,7 @@ export interface WorkersTarget {
   readonly node?: string
   /** fuzz options besides `--runs` and `--workers`. */
   readonly args: readonly string[]
-  /** Runs of the warm-up campaign that sizes N. */
+  /** Runs of the larger warm-up campaign that sizes N (the smaller has a quarter). */
   readonly warmupRuns: number
 }
 
@@ -57,8 +57,8 @@ export interface WorkersOptions {
 
 /** The targets: the reference, then the upstream adapter. */
 export const WORKERS_TARGETS: readonly WorkersTarget[] = [
-  { name: 'reference factory', args: [], warmupRuns: 500 },
-  { name: `upstream adapter (${UPSTREAM.adapter}, Node 22)`, node: UPSTREAM.node, args: ['--adapter', UPSTREAM.adapter, '--keep-going', '--no-shrink'], warmupRuns: 60 },
+  { name: 'reference factory', args: [], warmupRuns: 800 },
+  { name: `upstream adapter (${UPSTREAM.adapter}, Node 22)`, node: UPSTREAM.node, args: ['--adapter', UPSTREAM.adapter, '--keep-going', '--no-shrink'], warmupRuns: 120 },
 ]
 
 const rate = (r: FuzzChildResult): number => r.runs / (r.wallMs / 1000)
@@ -76,11 +76,9 @@ export async function benchWorkers(options: WorkersOptions = {}): Promise<Worker
     }
     const run = (runs: number, workers: number): Promise<FuzzChildResult> =>
       fuzzChild({ args: [...target.args, '--runs', String(runs), '--workers', String(workers)], ...(target.node ? { node: target.node } : {}) })
-    // Sized by CPU time, not wall time: a loaded machine would otherwise shrink N until start-up dominates.
-    const warm = await run(target.warmupRuns, 1)
-    const sized = Math.max(100, Math.round((warm.runs / (warm.cpuMs / 1000) * seconds) / 100) * 100)
-    const runs = Math.min(sized, options.maxRuns ?? Number.POSITIVE_INFINITY)
-    options.log?.(`workers: ${target.name}, ${fmt(runs)} runs per campaign (warm-up ${fmt(warm.runs / (warm.cpuMs / 1000), 0)} runs per CPU second), ${reps} alternating pairs`)
+    const sized = await sizeCampaign((n) => run(n, 1), seconds, Math.round(target.warmupRuns / 4), target.warmupRuns)
+    const runs = Math.min(sized.runs, options.maxRuns ?? Number.POSITIVE_INFINITY)
+    options.log?.(`workers: ${target.name}, ${fmt(runs)} runs per campaign (warm-up: ${fmt(sized.cpuMsPerRun, 2)} CPU ms per run once started), ${reps} alternating pairs`)
     const one: FuzzChildResult[] = []
     const two: FuzzChildResult[] = []
     for (let i = 0; i < reps; i++) {
