@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: every benchmark in one run on this machine, written to bench/RESULTS.md.
  *
- * Order: the timed benchmarks first, one at a time (scheduler throughput, certify, the profile),
- * then the two that count runs or bytes rather than seconds in parallel (the detection benchmark
- * and the 100,000-run campaign's memory), each in its own child process, then the first detection
- * from a cold start (guided vs unguided vs fast-check) on every core.
+ * Order: the timed benchmarks first, one at a time (scheduler throughput, certify, the profile,
+ * fuzz with 1 and 2 workers, the kit's CPU per run before and after, a hand-written fast-check
+ * property against `dsh-kit fuzz`), then the two that count runs or bytes rather than seconds in
+ * parallel (the detection benchmark and the 100,000-run campaign's memory), each in its own child
+ * process, then the first detection from a cold start (guided vs unguided vs fast-check) on every
+ * core. `--before <commit>` names the build the CPU per run is compared with (default fe2d5bf).
  *
  * `node dist/bench/run.js --smoke` runs everything scaled down (a minute) to check the harness;
  * its RESULTS are not meant to be committed.
@@ -16,22 +18,40 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { benchCampaign, benchCertify, campaignGrowth, campaignTable, certifyTable } from './certify.js'
 import type { CampaignResult, CertifySample } from './certify.js'
-import { fmt, median, table } from './common.js'
+import { arg, fmt, median, table } from './common.js'
 import { bestKit, benchDetectParallel, detectTable, orderingMeasurements, scheduleDependent, speedup } from './detect.js'
 import { benchFirstDetectionParallel, FIRST_DETECTION_FULL, firstDetectionSection, firstDetectionSummary } from './first-detection.js'
 import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
+import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
+import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
+import { AREAS, isCodeUnderTest } from './cpu-attribution.js'
+import type { Area } from './cpu-attribution.js'
+import { benchRunCost, cpuPerRun, DEFAULT_BEFORE, kitMarginalRatio, kitPerRun, kitRatio, perArea, runCostTables } from './run-cost.js'
+import type { RunCostResult } from './run-cost.js'
 import { benchEngine, benchScheduler, schedulerTable } from './scheduler.js'
 import type { SchedulerRow } from './scheduler.js'
+import { benchWorkers, idleEstimate, workersTable } from './workers.js'
+import type { WorkersRow } from './workers.js'
 
 const smoke = process.argv.includes('--smoke')
+/** `--before <commit>`: the build the per-run CPU is compared with. */
+const BEFORE = arg('before') ?? DEFAULT_BEFORE
 const RESULTS = fileURLToPath(new URL(smoke ? '../../bench/RESULTS.smoke.md' : '../../bench/RESULTS.md', import.meta.url))
 
 const CONFIG = smoke
-  ? { schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2, firstSeeds: 1, firstCap: 30 }
-  : { schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6, firstSeeds: FIRST_DETECTION_FULL.seeds, firstCap: FIRST_DETECTION_FULL.cap }
+  ? {
+    schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2,
+    workersReps: 1, workersSeconds: 2, workersMaxRuns: 200, costReps: 1, costSeconds: 2, costMaxRuns: 300,
+    e2eReps: 1, e2eSeeds: 2, e2eCap: 10, e2ePropertyRuns: 300, e2eFuzzRuns: 200, e2eOnly: ['M01', 'M09', 'M18'] as readonly string[] | undefined, firstSeeds: 1, firstCap: 30,
+  }
+  : {
+    schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6,
+    workersReps: 3, workersSeconds: 15, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 3, costSeconds: 15, costMaxRuns: Number.POSITIVE_INFINITY,
+    e2eReps: 3, e2eSeeds: 10, e2eCap: 200, e2ePropertyRuns: 10_000, e2eFuzzRuns: 5_000, e2eOnly: undefined as readonly string[] | undefined, firstSeeds: FIRST_DETECTION_FULL.seeds, firstCap: FIRST_DETECTION_FULL.cap,
+  }
 
 function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
@@ -72,7 +92,7 @@ function medianRatio(m: Measurement, cap: number): { text: string; value: number
   return { text: `${fmt(v, 2)}×`, value: v }
 }
 
-function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number, first: readonly FirstDetectionRow[], firstCap: number): string {
+function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number, first: readonly FirstDetectionRow[], firstCap: number, workers: readonly WorkersRow[], cost: RunCostResult): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const ratios = world.map((r) => `${r.program}: ${fmt(r.ratio, 2)}× wall, ${fmt(r.cpuRatio, 2)}× CPU`).join('; ')
   const ordering = orderingMeasurements(rows)
@@ -93,6 +113,16 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
+    ...workers.map((w) => [
+      `fuzz speed-up, ${w.target}`, '≥ 1.8× runs/s with 2 workers vs 1, on 2 cores',
+      w.skipped ? `not measured: ${w.skipped}` : `${fmt(w.speedup, 2)}× (wall, median of ${w.one.length} alternating pairs)`,
+      w.skipped ? 'n/a' : w.speedup >= 1.8 ? 'yes' : 'no',
+    ]),
+    [
+      'cheaper runs', `≥ 2× less kit CPU per run than ${cost.before?.commit ?? BEFORE} (reference campaign)`,
+      cost.before ? `${fmt(kitPerRun(cost.before), 2)} → ${fmt(kitPerRun(cost.after), 2)} ms per run: ${fmt(kitRatio(cost), 2)}× (${fmt(kitMarginalRatio(cost), 2)}× once started)` : `not measured: ${cost.skipped ?? 'no before build'}`,
+      cost.before ? (kitRatio(cost) >= 2 ? 'yes' : 'no') : 'n/a',
+    ],
   ])
 }
 
@@ -102,20 +132,41 @@ async function main(): Promise<void> {
   const t0 = performance.now()
   log(`machine load ${startLoad}; results go to ${RESULTS}`)
 
-  log('1/5 scheduler throughput (kit vs fc.scheduler(), same world)')
+  log('1/9 scheduler throughput (kit vs fc.scheduler(), same world)')
   const sched = await benchScheduler({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds })
   sched.push(...await benchEngine({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds }))
   const t1 = performance.now()
 
-  log('2/5 certify quick and thorough, each in a fresh process')
+  log('2/9 certify quick and thorough, each in a fresh process')
   const certs = await benchCertify({ quickReps: CONFIG.quickReps, thoroughReps: CONFIG.thoroughReps })
   const t2 = performance.now()
 
-  log('3/5 cpu profile of the kit scheduler path')
+  log('3/9 cpu profile of the kit scheduler path')
   const profile: ProfileSummary = await profileScheduler()
   const t3 = performance.now()
 
-  log(`4/5 + 5/5 detection (${CONFIG.seeds} seeds, cap ${CONFIG.cap}) and the ${fmt(CONFIG.campaignRuns)}-run campaign, in parallel child processes`)
+  log('4/9 fuzz with 1 and 2 workers (the built CLI, alternating)')
+  const workersLoad = { start: load(), end: '' }
+  const workers = await benchWorkers({ reps: CONFIG.workersReps, seconds: CONFIG.workersSeconds, maxRuns: CONFIG.workersMaxRuns, log })
+  workersLoad.end = load()
+  const t3a = performance.now()
+
+  log(`5/9 the kit's CPU per run, ${BEFORE} vs this checkout (alternating)`)
+  const costLoad = { start: load(), end: '' }
+  const cost = await benchRunCost({ before: BEFORE, reps: CONFIG.costReps, seconds: CONFIG.costSeconds, maxRuns: CONFIG.costMaxRuns, log })
+  costLoad.end = load()
+  const t3b = performance.now()
+
+  log('6/9 end to end: a hand-written fast-check property vs dsh-kit fuzz')
+  const e2eLoad = { start: load(), end: '' }
+  const e2e = await benchE2E({
+    reps: CONFIG.e2eReps, seeds: CONFIG.e2eSeeds, cap: CONFIG.e2eCap, propertyRuns: CONFIG.e2ePropertyRuns, fuzzRuns: CONFIG.e2eFuzzRuns,
+    jobs: cpus().length, ...(CONFIG.e2eOnly ? { only: CONFIG.e2eOnly } : {}), log,
+  })
+  e2eLoad.end = load()
+  const t3c = performance.now()
+
+  log(`7/9 + 8/9 detection (${CONFIG.seeds} seeds, cap ${CONFIG.cap}) and the ${fmt(CONFIG.campaignRuns)}-run campaign, in parallel child processes`)
   const detectOptions: DetectOptions = { seeds: CONFIG.seeds, cap: CONFIG.cap, randomCandidates: CONFIG.randomCandidates, screenRuns: CONFIG.screenRuns }
   // The campaign takes one core; detection gets the rest.
   const jobs = Math.max(1, cpus().length - 1)
@@ -125,7 +176,7 @@ async function main(): Promise<void> {
   ])
   const t4 = performance.now()
 
-  log(`6/6 first detection from a cold start (${CONFIG.firstSeeds} seeds, cap ${CONFIG.firstCap}): kit guided, kit unguided, fast-check, on ${cpus().length} child processes`)
+  log(`9/9 first detection from a cold start (${CONFIG.firstSeeds} seeds, cap ${CONFIG.firstCap}): kit guided, kit unguided, fast-check, on ${cpus().length} child processes`)
   const firstLoad = load()
   const first = await benchFirstDetectionParallel({ seeds: CONFIG.firstSeeds, cap: CONFIG.firstCap, jobs: cpus().length })
   const t5 = performance.now()
@@ -139,7 +190,7 @@ async function main(): Promise<void> {
   const regressions = measured.filter((r) => r.main!.programSource === 'regression').length
   const out = `# Benchmarks
 
-${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, detection ∥ campaign ${minutes(t4 - t3)}, first detection ${minutes(t5 - t4)})
+${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, workers ${minutes(t3a - t3)}, run cost ${minutes(t3b - t3a)}, end to end ${minutes(t3c - t3b)}, detection ∥ campaign ${minutes(t4 - t3c)}, first detection ${minutes(t5 - t4)})
 
 ## Machine
 
@@ -149,8 +200,8 @@ ${machine()}
 ## Commands
 
 - Everything: \`npm run bench\` (= \`npm run build --silent && node dist/bench/run.js\`), which writes this file.
-- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/first-detection.js --jobs 2 [--quick] [--write]\` (after \`npm run build\`; \`--write\` replaces §5 of this file).
-- Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}.
+- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/workers.js\`, \`node dist/bench/run-cost.js [--before <commit>]\`, \`node dist/bench/e2e.js\`, \`node dist/bench/first-detection.js --jobs 2 [--quick] [--write]\` (after \`npm run build\`; \`--write\` replaces §5 of this file). \`npm run bench -- --before <commit>\` compares the per-run CPU with another commit (default ${DEFAULT_BEFORE}).
+- Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}; workers ${CONFIG.workersReps} alternating pairs per target of about ${CONFIG.workersSeconds} s of CPU each; run cost ${CONFIG.costReps} alternating pairs of about ${CONFIG.costSeconds} s of CPU, as many one-run campaigns and one profiled campaign per build; end to end ${CONFIG.e2eReps} throughput rounds (${fmt(CONFIG.e2ePropertyRuns)} property runs, ${fmt(CONFIG.e2eFuzzRuns)} fuzz runs), ${CONFIG.e2eSeeds} seeds per mutant and side, at most ${CONFIG.e2eCap} runs; first detection ${CONFIG.firstSeeds} seeds per mutant and strategy, at most ${fmt(CONFIG.firstCap)} runs.
 
 ## 1. Scheduler throughput: the kit's scheduler vs \`fc.scheduler()\` on the same world
 
@@ -192,16 +243,70 @@ ${profileTables(profile)}
 
 ${firstDetectionSection(first, { seeds: CONFIG.firstSeeds, cap: CONFIG.firstCap, jobs: cpus().length, minutes: (t5 - t4) / 60_000, quick: smoke, load: `${firstLoad} at start (${cpus().length} CPUs)` })}
 
+## 6. Every core: \`dsh-kit fuzz\` with 1 and 2 workers
+
+${workersSection(workers, workersLoad)}
+
+## 7. Cheaper runs: the kit's CPU per run, ${cost.before ? `${cost.before.commit} vs ${cost.after.commit}` : 'this checkout'}
+
+${runCostSection(cost, costLoad)}
+
+## 8. End to end: a hand-written fast-check property vs \`dsh-kit fuzz\`
+
+${e2eSection(e2e, e2eLoad)}
+
 ## Goals vs measured
 
-${goals(sched, rows, certs, campaign, CONFIG.cap, first, CONFIG.firstCap)}
+${goals(sched, rows, certs, campaign, CONFIG.cap, first, CONFIG.firstCap, workers, cost)}
 
 ## Reading the gaps
 
-${gapNotes(sched, profile, rows, unmeasured)}
+${gapNotes(sched, profile, rows, unmeasured, workers, cost)}
 `
   writeFileSync(RESULTS, out)
   log(`wrote ${RESULTS} (${minutes(performance.now() - t0)})`)
+}
+
+type Loads = { readonly start: string; readonly end: string }
+
+function workersSection(rows: readonly WorkersRow[], loads: Loads): string {
+  const measured = rows.filter((r) => !r.skipped)
+  const threadLine = (r: WorkersRow): string => {
+    const split = (xs: WorkersRow['one']): string => {
+      const t = xs.map((x) => x.threads).filter((x) => x !== undefined)
+      if (t.length === 0) return 'n/a'
+      const perRun = (f: (x: NonNullable<(typeof t)[number]>) => number): string => fmt(median(t.map((x, i) => f(x) / xs[i]!.runs)), 2)
+      return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)}`
+    }
+    return `- ${r.target}: CPU ms per run by thread, 1 worker: ${split(r.one)}; 2 workers: ${split(r.two)}.`
+  }
+  return `The built CLI in child processes, \`dsh-kit fuzz --runs N --workers 1\` and \`--workers 2\` alternating (1, 2, 1, 2, …), N sized by two discarded warm-up campaigns for about ${CONFIG.workersSeconds} s of CPU with one worker once started. Wall time is measured around the child (Node's start-up included); CPU time is the child's, every thread (a preload, \`bench/cpu-report.ts\`, writes \`process.cpuUsage()\` at exit). The upstream adapter runs under the Node 22 its setup installs, with \`--keep-going --no-shrink\` (it violates clauses: every run counts, no time goes to shrinking). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+
+${workersTable(rows)}
+
+"CPU used ÷ wall" is how many cores the campaign kept busy on average: with 2 workers on 2 cores it can reach 2 only on an otherwise idle machine. When the load average exceeds the core count the wall-clock speed-up measures the share of the machine the campaign got, not the kit's parallelism (and where Linux shares the CPU between sessions rather than threads, \`sched_autogroup\`, more threads do not get a session more of it). "Idle 2-core bound" is what the CPU accounting allows on an idle 2-core machine (\`idleEstimate\` in \`bench/workers.ts\`): per run, a campaign needs at least its busiest worker thread's CPU and at least all its threads' CPU (main, workers, V8's GC and compiler threads) over 2 cores. CPU per run by thread (from \`/proc\`, Linux):
+
+${measured.map(threadLine).join('\n') || '- not measured'}`
+}
+
+function runCostSection(cost: RunCostResult, loads: Loads): string {
+  if (!cost.before) {
+    return `Only this checkout was measured: ${cost.skipped ?? 'no before build'}.\n\n${runCostTables(cost)}`
+  }
+  return `A reference campaign as users run it, on two builds measured alternately in this run: ${cost.before.commit} (built from \`git archive\` in a temporary directory, this checkout's \`node_modules\` linked) and this checkout (${cost.after.commit}). ${cost.before.args.length === 0 ? `${cost.before.commit}'s \`fuzz\` has no workers: its runs are in the main thread. ` : ''}Each build ran ${cost.after.samples.length} campaigns of ${fmt(cost.runs)} runs (N sized by two discarded warm-up campaigns for about ${CONFIG.costSeconds} s of CPU once started) and as many of one run (its start-up), then one more under \`node --cpu-prof\` (one profile per thread), whose non-idle samples split its CPU into the code under test (\`core/\`: the reference factory and runtime) and the kit (everything else: sim, conformance, scenarios, fast-check, fake-timers, GC, Node's own work; a V8 builtin or Node internal is charged to the nearest caller on the stack that is ours or a package's, \`async_hooks\` to the kit's process watch). CPU time of every thread is counted, start-up included (a fuzz process pays it once). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+
+${runCostTables(cost)}
+
+Kit CPU per run: ${fmt(kitPerRun(cost.before), 2)} ms (${cost.before.commit}) → ${fmt(kitPerRun(cost.after), 2)} ms (${cost.after.commit}): before ÷ after = **${fmt(kitRatio(cost), 2)}×** (${fmt(kitMarginalRatio(cost), 2)}× once started, the one-run campaign's CPU taken out); total CPU per run ${fmt(cpuPerRun(cost.before), 2)} → ${fmt(cpuPerRun(cost.after), 2)} ms. Sample times are wall time on a thread that was not idle, so on a loaded machine a thread's wait to be scheduled again is charged to what it was doing (posting a message, which wakes another thread, most of all); the areas are that profile's shares applied to the measured CPU.`
+}
+
+function e2eSection(result: E2EResult, loads: Loads): string {
+  const s = e2eSummary(result)
+  return `What a user compares: the property they would write by hand with \`fc.asyncProperty(fc.scheduler(), <up to 8 lifecycle operations>, …)\` around the same factory on the kit's runtime (\`bench/fc-property.ts\`: every create, dispose and whenIdle settles; a rejected create leaves its id unregistered; after dispose neither registry holds the agent or its session; \`agent/created\` once per agent, \`agent/disposed\` at most once and after it; a cancel leaves nothing pending; every live agent ends idle with nothing pending; the factory's unload leaves both registries empty; no unhandled rejection) against \`dsh-kit fuzz\` on the same factory. Throughput: each runner in its own child process, ${result.throughput.filter((t) => t.side === 'property').length} alternating rounds. Detection: every gallery mutant from a cold start, ${result.seeds} seeds per side, at most ${result.cap} runs each: the property under \`fc.check\` (seeds 1..${result.seeds}, no shrinking), the campaign with random programs (\`runCampaign\`, what \`dsh-kit fuzz\` runs, in-thread, no shrinking). "CPU ms to detect" is the median runs times each side's CPU per run (\`--workers 1\` for fuzz). Load average at start of this section: ${loads.start}; at end: ${loads.end}.
+
+${e2eTables(result)}
+
+Of ${s.total} mutants, the hand-written property detects ${s.property} and \`dsh-kit fuzz\` ${s.fuzz} (on at least half the seeds within ${result.cap} runs); fuzz needs fewer runs (median) on ${s.fuzzFewer}, the property on ${s.propertyFewer}.`
 }
 
 function share(profile: ProfileSummary, area: string): string {
@@ -209,13 +314,13 @@ function share(profile: ProfileSummary, area: string): string {
   return a ? `${fmt(a.share * 100, 0)}%` : '0%'
 }
 
-function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows: readonly DetectRow[], unmeasured: readonly DetectRow[]): string {
+function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows: readonly DetectRow[], unmeasured: readonly DetectRow[], workers: readonly WorkersRow[], cost: RunCostResult): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const engine = sched.filter((r) => r.program.startsWith('engine only'))
   const lines: string[] = []
   lines.push(`- **Throughput.** On the world programs the kit runs at ${world.map((r) => `${fmt(r.ratio, 2)}×`).join(' / ')} fast-check's decisions per second (1 / 4 / 16 creates). Both sides run the same world and reference factory, which is most of the cost: in the profile the factory, core and world take ${share(profile, 'reference factory')} + ${share(profile, 'world')} of self time and GC ${share(profile, 'GC')}, against ${share(profile, 'kit scheduler')} for the kit's engine, strategy and log. So no scheduler change alone can reach 3× on these programs (Amdahl): even a free scheduler would leave the shared world cost. ` +
     `Engine only (no world), the kit runs at ${engine.map((r) => `${fmt(r.ratio, 2)}× (${fmt(r.cpuRatio, 2)}× by CPU time) on ${r.program.replace('engine only: ', '')}`).join(' and ')}: ${engine.map((r) => `${fmt(r.kit.usPerDecision, 1)} µs vs ${fmt(r.fc.usPerDecision, 1)} µs per decision`).join(', ')}. fast-check settles with up to 50 microtask ticks before each pick (a heuristic: work deeper than 50 ticks is not waited for); the kit takes one real macrotask turn, which is what guarantees every microtask has run, and pays fixed costs per run that fast-check does not.`)
-  lines.push(`- **The kit's fixed per-run cost** is dominated by the virtual clock: installing and removing \`@sinonjs/fake-timers\` (${share(profile, 'virtual clock')} of self time here, plus part of the GC: every install builds a new fake \`Date\` class, \`Intl\` and \`performance\` object). What would close the gap on short runs: keep one fake clock installed across the runs of one exploration and reset it between runs (\`clock.reset()\` plus a check that no timer is left), instead of install/uninstall per run, and fake \`performance.now\` alone rather than copying the whole \`performance\` object. Both change a design rule (the clock is installed for a run and removed after it), so they are proposed here, not made.`)
+  lines.push(`- **The kit's fixed per-run cost** on this path (\`runProgram\` in this thread, as the scheduler benchmark, certify and an in-thread campaign run it) is dominated by the virtual clock: installing and removing \`@sinonjs/fake-timers\` (${share(profile, 'virtual clock')} of self time here, plus part of the GC: every install builds a new fake \`Date\` class, \`Intl\` and \`performance\` object). Fuzz workers no longer pay it: they keep one clock installed and reset it per run (\`keepClockBetweenRuns\`, section 7). Faking \`performance.now\` alone rather than copying the whole \`performance\` object would cut the install for the other paths.`)
   lines.push(`- **Per-decision cost** of the kit is the macrotask turn (a sound settle: it cannot be replaced by a bounded microtask drain without fast-check's blind spot), the \`async_hooks\` init hook on every promise (${share(profile, 'async_hooks')} here) and GC. On a loaded machine the turn also costs wall time, since each turn enters the event loop's poll phase, where the OS may switch to another process; fast-check's pure-microtask loop does not: compare the wall and CPU columns.`)
   const ordering = orderingMeasurements(rows)
   const best = ordering.map(({ row, m }) => ({ row, x: speedup(m) })).sort((a, b) => b.x - a.x)[0]
@@ -227,6 +332,29 @@ function gapNotes(sched: readonly SchedulerRow[], profile: ProfileSummary, rows:
       ? 'Every mutant of the gallery is detected by some simulated run (a trace checker sees what it breaks).'
       : `${unmeasured.length} mutants are detected by no simulated run at all (${directedOnly === unmeasured.length ? 'all caught by directed cases' : `${directedOnly} caught by directed cases, ${unmeasured.length - directedOnly} by nothing yet`}): the trace checkers or the generated programs miss what they break, the first gap to close in the simulated suite.`))
   lines.push(`- **Changes made in sim/ for speed** (tests and cross-process determinism unchanged; the trace hashes of 300 random programs and 16 directed programs × 10 seeds are identical before and after): (1) \`VirtualClock\` builds fake-timers' API with \`withGlobal(globalThis)\` once and reuses it while the real globals are unchanged, instead of once per run (about a fifth of a 1-create run); (2) \`TraceRecorder.add\` numbers the entry in place instead of copying it with a spread (same key order, same JSON and hash); (3) \`RunResult.hash\` is computed on first read: hashing serialises the whole trace, and certify and campaigns never read it for passing runs. Plus one injection point: \`runProgramWith(program, driver)\` with a \`RunDriver\` (a \`SchedulerPort\` that can also run the loop), which \`runProgram\` now calls with the kit's \`Scheduler\`.`)
+  const reference = workers.find((w) => !w.skipped && w.target.startsWith('reference'))
+  const split = reference?.one.map((x) => x.threads).filter((t) => t !== undefined) ?? []
+  if (reference && split.length > 0) {
+    const perRun = (f: (t: NonNullable<(typeof split)[number]>) => number): number => median(split.map((t, i) => f(t) / reference.one[i]!.runs))
+    const worker = perRun((t) => t.workersMs[0] ?? 0)
+    const other = perRun((t) => t.otherMs)
+    const main = perRun((t) => t.mainMs)
+    lines.push(`- **Every core.** With one worker, a reference campaign's worker thread spends ${fmt(worker, 2)} ms of CPU per run, V8's GC and compiler threads another ${fmt(other, 2)} ms and the main thread ${fmt(main, 2)} ms: one worker already keeps ${fmt((worker + other + main) / worker, 1)} threads' worth of CPU busy, so on 2 cores a second worker mostly competes with the first one's background threads (and pays its own JIT warm-up in its own isolate). ${other > main ? `The background threads weigh ${fmt(other / main, 1)}× the main thread here: they, not the kit's main thread or its messages, bound the speed-up on 2 cores (${fmt(idleEstimate(reference), 2)}× from the CPU accounting).` : `The bound from the CPU accounting is ${fmt(idleEstimate(reference), 2)}× on 2 cores.`} The background share falls with less garbage per run (GC) and with longer campaigns (the optimising compiler's work is a warm-up per isolate). Measured ${fmt(reference.speedup, 2)}× wall on this machine, whose load is in section 6. Two fixes in the pool and the campaign: a worker runs the next seed it holds as soon as one ends (\`prefetch\`, instead of idling for a round trip through the main thread), and 16 seeds are in flight per worker instead of 4 (run times are heavy-tailed, so a short window left a worker idle behind a slow seed at the ledger's head).`)
+  }
+  const upstream = workers.find((w) => !w.skipped && w.target.startsWith('upstream'))
+  const upSplit = upstream?.one.map((x) => x.threads).filter((t) => t !== undefined) ?? []
+  if (upstream && upSplit.length > 0) {
+    const perRun = (f: (t: NonNullable<(typeof upSplit)[number]>) => number): number => median(upSplit.map((t, i) => f(t) / upstream.one[i]!.runs))
+    lines.push(`- **Every core, upstream adapter.** Its runs are mostly its own JavaScript: with one worker the worker thread spends ${fmt(perRun((t) => t.workersMs[0] ?? 0), 1)} ms of CPU per run, the background threads ${fmt(perRun((t) => t.otherMs), 1)} ms and the main thread ${fmt(perRun((t) => t.mainMs), 1)} ms, so the CPU accounting allows ${fmt(idleEstimate(upstream), 2)}× on an idle 2-core machine; measured here ${fmt(upstream.speedup, 2)}× wall under the load of section 6.`)
+  }
+  if (cost.before) {
+    const before = cost.before
+    const kitAreas = (Object.keys(AREAS) as Area[]).filter((a) => !isCodeUnderTest(a))
+    const change = kitAreas.map((a) => ({ a, from: perArea(before, a), to: perArea(cost.after, a) })).sort((x, y) => (y.from - y.to) - (x.from - x.to))
+    const said = (c: (typeof change)[number]): string => `${AREAS[c.a].replace(/^kit: /, '')} ${fmt(c.from, 2)} → ${fmt(c.to, 2)}`
+    const left = [...change].sort((x, y) => y.to - x.to).slice(0, 4)
+    lines.push(`- **Cheaper runs.** The kit's CPU per run went from ${fmt(kitPerRun(before), 2)} ms (${before.commit}) to ${fmt(kitPerRun(cost.after), 2)} ms: ${fmt(kitRatio(cost), 2)}× (goal 2×). Largest cuts (ms per run): ${change.filter((c) => c.from > c.to).slice(0, 3).map(said).join('; ') || 'none'}. Largest increases: ${change.filter((c) => c.to > c.from).reverse().slice(0, 3).map(said).join('; ') || 'none'}. Since ${before.commit} the fuzz worker keeps one virtual clock and resets it per run, and a thread ships each coverage key once and stops computing coverage once every key is known; against that, \`--workers 1\` runs seeds in a worker thread (a second isolate to load and optimise, messages, a main thread). The kit's largest areas now: ${left.map((c) => `${AREAS[c.a].replace(/^kit: /, '')} ${fmt(c.to, 2)}`).join(', ')} ms per run.`)
+  }
   return lines.join('\n')
 }
 

@@ -18,7 +18,7 @@ import type { RunResult } from '../sim/run.js'
 import { toRunFile, writeRunFile } from '../sim/run-file.js'
 import { dfs, guidedReplay, pct, random, replay } from '../sim/strategies/index.js'
 import type { Strategy } from '../sim/strategies/index.js'
-import { coverageOf } from './arbitraries/index.js'
+import { ALL_COVERAGE_KEYS, coverageOf } from './arbitraries/index.js'
 import type { ArbitraryOptions } from './arbitraries/index.js'
 import { drawForSeed, scenarioMix } from './campaign-draw.js'
 import type { CampaignFailure, CampaignStrategy } from './campaign-types.js'
@@ -65,6 +65,11 @@ export interface CampaignContext {
   readonly baseline: NormalizedAdapter | undefined
   readonly scenario: Scenario | undefined
   readonly mix: readonly Scenario[]
+  /**
+   * Per thread (see {@link coverageToReport}): each coverage key and the lowest run seed whose result
+   * reported it, and the highest of those seeds over every key once every key is there.
+   */
+  readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
 }
 
 /**
@@ -78,7 +83,7 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
     : SCENARIOS.find((s) => s.name === settings.scenario))
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
-    settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [],
+    settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [], coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -102,7 +107,10 @@ export interface SeedRun {
 /** What one run seed did. */
 export interface SeedResult {
   readonly r: number
-  /** Coverage keys of the seed's program (random-program mode). */
+  /**
+   * Coverage keys of the seed's program (random-program mode) that its thread had not already
+   * reported for a lower seed (see {@link coverageToReport}).
+   */
   readonly coverage: readonly string[]
   /** The abstract transitions its runs went through (`guidance/state-coverage.ts`), a union over its runs. */
   readonly transitions: readonly string[]
@@ -168,9 +176,33 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
   return {
-    r, coverage: ctx.scenario ? [] : Object.keys(coverageOf(program)), transitions: [...transitions].sort(), runs,
+    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: [...transitions].sort(), runs,
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
   }
+}
+
+/**
+ * The coverage keys run seed `r` reports: those of its program this thread has not already reported
+ * for a lower seed. The ledger takes seeds in order and only unions their keys, so a key reported
+ * for a lower seed is in every prefix of the seed order that contains `r`: leaving it out changes no
+ * report, whatever thread ran which seed. Once every key has been reported below `r` (early in any
+ * campaign), the program's coverage is not even computed. Cuts the per-seed cost of computing and
+ * shipping coverage to almost nothing.
+ */
+export function coverageToReport(ctx: CampaignContext, r: number, program: Program): string[] {
+  const coverage = ctx.coverage
+  if (coverage.allBelow < r) return []
+  const keys: string[] = []
+  for (const k of Object.keys(coverageOf(program))) {
+    const at = coverage.reported.get(k)
+    if (at !== undefined && at < r) continue
+    coverage.reported.set(k, r)
+    keys.push(k)
+  }
+  if (keys.length > 0 && coverage.reported.size >= ALL_COVERAGE_KEYS.length) {
+    coverage.allBelow = Math.max(...ALL_COVERAGE_KEYS.map((k) => coverage.reported.get(k) ?? Number.POSITIVE_INFINITY))
+  }
+  return keys
 }
 
 /** One run's record: goals, violations (differential mode filtered), and the failing run if any. */

@@ -9,7 +9,9 @@ import m15 from '../conformance/mutants/m15-rollback-keeps-session.js'
 import { readRunFile } from '../sim/run-file.js'
 import { runProgram } from '../sim/run.js'
 import { replay } from '../sim/strategies/index.js'
-import { ALL_COVERAGE_KEYS } from './arbitraries/index.js'
+import { REFERENCE_ADAPTER } from '../conformance/adapter.js'
+import { ALL_COVERAGE_KEYS, coverageOf, missingCoverage } from './arbitraries/index.js'
+import { campaignContext, coverageToReport } from './campaign-seed.js'
 import { CampaignError, drawForSeed, runCampaign, scenarioMix } from './campaign.js'
 import { GUIDANCE_LAG } from './guidance/guided-draw.js'
 import type { CampaignProgress } from './campaign.js'
@@ -85,6 +87,30 @@ describe('campaign', () => {
     expect(report.coverage!.missing.length).toBeGreaterThan(0)
     expect(progress.at(-1)).toMatchObject({ phase: 'running', runs: 12, failures: 0 })
     expect(formatCampaign(report)).toMatch(/^coverage: \d+\/\d+ program coverage keys exercised; never exercised: /m)
+  })
+
+  it('coverage is the union of the programs\' keys, though a thread ships a key only for the lowest seed it ran with it', async () => {
+    // Unguided: every seed's program is drawForSeed's (a guided campaign runs corpus mutants past seed 33).
+    const report = await runCampaign({ runs: 40, guidance: false })
+    const union: Record<string, number> = {}
+    for (let r = 0; r < 40; r++) for (const k of Object.keys(coverageOf(drawForSeed(r).program))) union[k] = 1
+    expect(report.coverage!.missing).toEqual(missingCoverage(union))
+
+    const ctx = campaignContext({ strategy: 'portfolio', seed: 0, arbitrary: {}, dfsSchedules: 8, shrink: false, baseline: false, differential: false, guidance: false, mixScenarios: true }, REFERENCE_ADAPTER, undefined)
+    const program = drawForSeed(1).program
+    const keys = Object.keys(coverageOf(program))
+    expect(coverageToReport(ctx, 9, program)).toEqual(keys)
+    expect(coverageToReport(ctx, 12, program)).toEqual([])
+    // A lower seed run later on this thread (a lost worker's seed, run again) ships its keys again:
+    // the ledger may stop before seed 9.
+    expect(coverageToReport(ctx, 5, program)).toEqual(keys)
+    expect(coverageToReport(ctx, 9, program)).toEqual([])
+    // Once every key was reported below a seed, that seed reports nothing (its coverage is not computed).
+    let r = 10
+    while (ctx.coverage.allBelow === Number.POSITIVE_INFINITY && r < 3_000) coverageToReport(ctx, r, drawForSeed(r++).program)
+    expect(ctx.coverage.allBelow).toBeLessThan(r)
+    expect(coverageToReport(ctx, r, drawForSeed(r).program)).toEqual([])
+    expect(coverageToReport(ctx, 4, program)).toEqual(keys)
   })
 
   it('explores a named scenario and lists the goals it never reached', async () => {

@@ -42,6 +42,14 @@ export interface WorkerPoolOptions {
   readonly busyLimitMs?: number
   /** Where the workers' stdout and stderr go (default: this process's stderr, so stdout stays the report's). */
   readonly output?: NodeJS.WritableStream
+  /**
+   * Units posted ahead to a busy worker (default 0). A worker runs its units one after another, so
+   * with one unit ahead it starts the next as soon as one ends instead of idling for a round trip
+   * through this thread, which matters when units take a few milliseconds (a fuzz seed) and this
+   * thread is busy or descheduled. Budgets are unchanged: a unit's budget starts when the unit
+   * before it on that worker has ended, and units waiting behind a lost unit are run again elsewhere.
+   */
+  readonly prefetch?: number
 }
 
 /** Default heap limit of a worker: far above any honest run, far below the machine. */
@@ -63,7 +71,11 @@ interface Job<R> {
 interface Slot<R> {
   worker: Worker
   ready: boolean
-  job: { job: Job<R>; timer: NodeJS.Timeout; started: number } | undefined
+  /** The units posted to this worker, in the order it runs them: the first is running, the rest wait in the worker. */
+  jobs: Job<R>[]
+  /** The running unit's budget timer, and when it started (as far as this thread can tell). */
+  timer: NodeJS.Timeout | undefined
+  started: number
   /** When the worker's heartbeat (a real timer: it fires only when the thread reaches its event loop) last arrived. */
   beat: number
 }
@@ -81,6 +93,7 @@ export class WorkerPool<U, R> {
 
   constructor(options: WorkerPoolOptions) {
     if (!Number.isSafeInteger(options.size) || options.size < 1) throw new RangeError(`WorkerPool: size must be an integer >= 1, got ${String(options.size)}`)
+    if (options.prefetch !== undefined && (!Number.isSafeInteger(options.prefetch) || options.prefetch < 0)) throw new RangeError(`WorkerPool: prefetch must be an integer >= 0, got ${String(options.prefetch)}`)
     this.#options = options
     for (let i = 0; i < options.size; i++) this.#slots.push(this.#spawn())
   }
@@ -106,7 +119,9 @@ export class WorkerPool<U, R> {
     clearInterval(this.#busyPoll)
     for (const job of this.#queue.splice(0)) job.reject(new Error('WorkerPool closed'))
     await Promise.all(this.#slots.map((s) => {
-      if (s.job) clearTimeout(s.job.timer)
+      clearTimeout(s.timer)
+      // The running unit is ended by its worker's exit; those waiting behind it never start.
+      for (const job of s.jobs.splice(1)) job.reject(new Error('WorkerPool closed'))
       return s.worker.terminate()
     }))
   }
@@ -121,14 +136,14 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, job: undefined, beat: performance.now() }
+    const slot: Slot<R> = { worker, ready: false, jobs: [], timer: undefined, started: 0, beat: performance.now() }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
       this.#lose(slot, memory ? 'memory' : 'crash', memory ? `ran out of memory (worker heap limit ${this.#options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB} MB): a runaway livelock` : `its worker crashed: ${error.message}`)
     })
     worker.on('exit', (code) => {
-      if (slot.job) this.#lose(slot, 'crash', `its worker exited with code ${code}`)
+      if (slot.jobs.length > 0) this.#lose(slot, 'crash', `its worker exited with code ${code}`)
       else if (!this.#closed && this.#slots.includes(slot) && slot.worker === worker) this.#replace(slot)
     })
     return slot
@@ -149,24 +164,28 @@ export class WorkerPool<U, R> {
         return
       case 'done':
       case 'failed': {
-        const current = slot.job
-        if (!current || current.job.id !== m.id) return
-        clearTimeout(current.timer)
-        slot.job = undefined
-        current.job.resolve(m.type === 'done' ? { kind: 'done', result: m.result as R } : { kind: 'error', error: deserializeError(m.error) })
+        const current = slot.jobs[0]
+        if (!current || current.id !== m.id) return
+        clearTimeout(slot.timer)
+        slot.jobs.shift()
+        // The worker went on to the next unit it holds as soon as it posted this result.
+        if (slot.jobs.length > 0) this.#startHead(slot)
+        current.resolve(m.type === 'done' ? { kind: 'done', result: m.result as R } : { kind: 'error', error: deserializeError(m.error) })
         this.#dispatch()
       }
     }
   }
 
-  /** End the slot's unit without a result, then replace its worker. */
+  /** End the slot's running unit without a result, then replace its worker; units waiting behind it run elsewhere. */
   #lose(slot: Slot<R>, reason: LostReason, detail: string): void {
-    const current = slot.job
+    const [current, ...waiting] = slot.jobs.splice(0)
     if (!current) return
-    clearTimeout(current.timer)
-    slot.job = undefined
+    clearTimeout(slot.timer)
+    slot.timer = undefined
     this.#lost++
-    current.job.resolve({ kind: 'lost', reason, detail, afterMs: Math.round(performance.now() - current.started) })
+    if (this.#closed) for (const job of waiting) job.reject(new Error('WorkerPool closed'))
+    else this.#queue.unshift(...waiting)
+    current.resolve({ kind: 'lost', reason, detail, afterMs: Math.round(performance.now() - slot.started) })
     this.#replace(slot)
   }
 
@@ -183,16 +202,26 @@ export class WorkerPool<U, R> {
   }
 
   #dispatch(): void {
-    for (const slot of this.#slots) {
-      if (this.#queue.length === 0) return
-      if (!slot.ready || slot.job) continue
-      const job = this.#queue.shift()!
-      const timer = setTimeout(() => this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`), job.timeoutMs)
-      const now = performance.now()
-      slot.job = { job, timer, started: now }
-      slot.worker.postMessage({ id: job.id, unit: job.unit })
-      this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
+    // Every idle worker gets a unit before any busy one gets a unit ahead.
+    const depth = 1 + (this.#options.prefetch ?? 0)
+    for (let held = 1; held <= depth; held++) {
+      for (const slot of this.#slots) {
+        if (this.#queue.length === 0) return
+        if (!slot.ready || slot.jobs.length >= held) continue
+        const job = this.#queue.shift()!
+        slot.jobs.push(job)
+        slot.worker.postMessage({ id: job.id, unit: job.unit })
+        if (slot.jobs.length === 1) this.#startHead(slot)
+      }
     }
+  }
+
+  /** Time the slot's first unit, which its worker is running now. */
+  #startHead(slot: Slot<R>): void {
+    const job = slot.jobs[0]!
+    slot.started = performance.now()
+    slot.timer = setTimeout(() => this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`), job.timeoutMs)
+    this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
   }
 
   /** End units whose worker has not idled for the busy limit (a livelock that starves its own thread). */
@@ -201,10 +230,9 @@ export class WorkerPool<U, R> {
     const now = performance.now()
     let busy = false
     for (const slot of this.#slots) {
-      const current = slot.job
-      if (!current) continue
+      if (slot.jobs.length === 0) continue
       busy = true
-      const silent = now - Math.max(slot.beat, current.started)
+      const silent = now - Math.max(slot.beat, slot.started)
       if (silent >= limit) this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
     }
     if (!busy) {

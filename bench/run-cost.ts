@@ -1,0 +1,213 @@
+/**
+ * The kit's CPU per run, before and after: a reference campaign as users run it
+ * (`dsh-kit fuzz --runs N`, `--workers 1` where the build has workers), on this checkout and on an
+ * earlier commit (`--before`, default fe2d5bf) built in a temporary directory in the same bench run
+ * (`git archive <commit>`, this checkout's `node_modules` linked, `tsc -p tsconfig.build.json`).
+ * The two builds are measured alternately (before, after, before, after, …) so the ratio comes
+ * from one run on one machine.
+ *
+ * Each campaign's CPU time covers every thread of its process (main, worker, V8's GC and compiler
+ * threads). It is split into the code under test and the kit by a CPU profile of one more campaign
+ * per build (`--cpu-prof`: one profile per thread), charged by `cpu-attribution.ts`: `core/` (the
+ * reference factory and runtime) is the code under test; the kit is everything else (sim,
+ * conformance, scenarios, fast-check, fake-timers, GC, Node's own work). Threads that do not run
+ * JavaScript (GC helpers, the compiler) are charged in the same proportions.
+ *
+ * Run alone: `npm run build --silent && node dist/bench/run-cost.js [--before fe2d5bf] [--reps 3] [--seconds 12]`
+ * @module
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { AREAS, attribute, busyMs, codeUnderTestShare, emptyAttribution, isCodeUnderTest } from './cpu-attribution.js'
+import type { Area, Attribution, CpuProfile } from './cpu-attribution.js'
+import { arg, fmt, isMain, median, table } from './common.js'
+import { fuzzChild, KIT_ROOT, sizeCampaign } from './fuzz-child.js'
+import type { FuzzChildResult } from './fuzz-child.js'
+
+/** The commit the issue measured: the "before" of the cheaper-runs work. */
+export const DEFAULT_BEFORE = 'fe2d5bf'
+
+/** One build's measurements. */
+export interface RunCostSide {
+  readonly label: 'before' | 'after'
+  /** The commit (short hash), or this checkout's HEAD. */
+  readonly commit: string
+  /** The fuzz options used (without `--runs`). */
+  readonly args: readonly string[]
+  readonly samples: readonly FuzzChildResult[]
+  /** Campaigns of one run: the CPU a fuzz process spends whatever N (start-up, module loading, the first run). */
+  readonly startup: readonly FuzzChildResult[]
+  /** The profiled campaign's non-idle time per area. */
+  readonly attribution: Attribution
+}
+
+/** The comparison. */
+export interface RunCostResult {
+  readonly runs: number
+  readonly after: RunCostSide
+  readonly before?: RunCostSide
+  /** Why there is no "before". */
+  readonly skipped?: string
+}
+
+/** Options of {@link benchRunCost}. */
+export interface RunCostOptions {
+  readonly before?: string
+  /** Alternating pairs. */
+  readonly reps?: number
+  /** Target wall time of one campaign (sizes N). */
+  readonly seconds?: number
+  readonly maxRuns?: number
+  readonly log?: (message: string) => void
+}
+
+/** A temporary build of `commit`, or why there is none. */
+function buildAt(commit: string): { dir: string; commit: string } | { skipped: string } {
+  let full: string
+  try {
+    full = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${commit}^{commit}`], { cwd: KIT_ROOT, encoding: 'utf8' }).trim()
+  } catch {
+    return { skipped: `commit ${commit} is not in this checkout's git history (a shallow clone or an export): no "before" build` }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-before-'))
+  try {
+    const tar = execFileSync('git', ['archive', '--format=tar', full], { cwd: KIT_ROOT, maxBuffer: 256 * 1024 * 1024 })
+    execFileSync('tar', ['-x', '-C', dir], { input: tar })
+    symlinkSync(join(KIT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    execFileSync(join(KIT_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'pipe' })
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    return { skipped: `building ${commit} failed: ${(error as Error).message.split('\n')[0]}` }
+  }
+  return { dir, commit: full.slice(0, 7) }
+}
+
+/** Whether a build's `fuzz` takes `--workers` (it runs in-thread before it did). */
+function hasWorkers(root: string): boolean {
+  const usage = join(root, 'dist/cli/usage.js')
+  return existsSync(usage) && readFileSync(usage, 'utf8').includes('--workers')
+}
+
+/** Charge every thread profile in `dir`. */
+function attributeDir(dir: string): Attribution {
+  let a = emptyAttribution()
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.cpuprofile'))) a = attribute(JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile, a)
+  return a
+}
+
+function headCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: KIT_ROOT, encoding: 'utf8' }).trim()
+  } catch {
+    return 'this checkout'
+  }
+}
+
+/** Measure both builds. */
+export async function benchRunCost(options: RunCostOptions = {}): Promise<RunCostResult> {
+  const reps = options.reps ?? 3
+  const seconds = options.seconds ?? 12
+  const afterArgs = hasWorkers(KIT_ROOT) ? ['--workers', '1'] : []
+  const sized = await sizeCampaign((n) => fuzzChild({ args: ['--runs', String(n), ...afterArgs] }), seconds, 200, 800)
+  const runs = Math.min(sized.runs, options.maxRuns ?? Number.POSITIVE_INFINITY)
+  const built = buildAt(options.before ?? DEFAULT_BEFORE)
+  const before = 'dir' in built ? { root: built.dir, commit: built.commit, args: hasWorkers(built.dir) ? ['--workers', '1'] : [] } : undefined
+  options.log?.(`run cost: ${fmt(runs)} runs per campaign, ${reps} alternating pairs${before ? `, before = ${before.commit}` : ` (${'skipped' in built ? built.skipped : ''})`}`)
+  try {
+    const samples = { before: [] as FuzzChildResult[], after: [] as FuzzChildResult[] }
+    const startup = { before: [] as FuzzChildResult[], after: [] as FuzzChildResult[] }
+    for (let i = 0; i < reps; i++) {
+      if (before) samples.before.push(await fuzzChild({ kitRoot: before.root, args: ['--runs', String(runs), ...before.args] }))
+      samples.after.push(await fuzzChild({ args: ['--runs', String(runs), ...afterArgs] }))
+      if (before) startup.before.push(await fuzzChild({ kitRoot: before.root, args: ['--runs', '1', ...before.args] }))
+      startup.after.push(await fuzzChild({ args: ['--runs', '1', ...afterArgs] }))
+    }
+    const profiled = async (root: string | undefined, args: readonly string[]): Promise<Attribution> => {
+      const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-prof-'))
+      try {
+        await fuzzChild({ ...(root ? { kitRoot: root } : {}), args: ['--runs', String(runs), ...args], cpuProfDir: dir })
+        return attributeDir(dir)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    const beforeProfile = before ? await profiled(before.root, before.args) : undefined
+    const afterProfile = await profiled(undefined, afterArgs)
+    return {
+      runs,
+      after: { label: 'after', commit: headCommit(), args: afterArgs, samples: samples.after, startup: startup.after, attribution: afterProfile },
+      ...(before && beforeProfile ? { before: { label: 'before', commit: before.commit, args: before.args, samples: samples.before, startup: startup.before, attribution: beforeProfile } } : {}),
+      ...('skipped' in built ? { skipped: built.skipped } : {}),
+    }
+  } finally {
+    if (before) rmSync(before.root, { recursive: true, force: true })
+  }
+}
+
+/** CPU ms per run of a side (median over its campaigns). */
+export function cpuPerRun(side: RunCostSide): number {
+  return median(side.samples.map((s) => s.cpuMs / s.runs))
+}
+
+/** CPU ms per run once started: (CPU of N runs − CPU of a one-run campaign) ÷ (N − 1), medians. */
+export function marginalPerRun(side: RunCostSide): number {
+  const n = median(side.samples.map((s) => s.runs))
+  return (median(side.samples.map((s) => s.cpuMs)) - median(side.startup.map((s) => s.cpuMs))) / (n - 1)
+}
+
+/** CPU ms per run of one area of a side: its CPU per run times the area's share of its profile. */
+export function perArea(side: RunCostSide, area: Area): number {
+  return (cpuPerRun(side) * side.attribution[area]) / busyMs(side.attribution)
+}
+
+/** Kit CPU ms per run of a side: its CPU per run times the kit's share of its profile. */
+export function kitPerRun(side: RunCostSide): number {
+  return cpuPerRun(side) * (1 - codeUnderTestShare(side.attribution))
+}
+
+/** The comparison as markdown: totals, then CPU per run by area. */
+export function runCostTables(result: RunCostResult): string {
+  const sides = [result.before, result.after].filter((s): s is RunCostSide => s !== undefined)
+  const command = (s: RunCostSide): string => `\`dsh-kit fuzz --runs ${fmt(result.runs)}${s.args.length ? ` ${s.args.join(' ')}` : ''}\``
+  const totals = table(
+    ['build', 'command', 'campaigns', 'wall s (median)', 'runs/s (median)', 'CPU s (median)', 'CPU s of a 1-run campaign (start-up)', 'CPU ms/run (median)', 'CPU ms/run after start-up', 'code under test share', 'code under test CPU ms/run', 'kit CPU ms/run', 'kit CPU ms/run after start-up'],
+    sides.map((s) => {
+      const cut = codeUnderTestShare(s.attribution)
+      return [
+        `${s.label} (${s.commit})`, command(s), s.samples.length, fmt(median(s.samples.map((x) => x.wallMs)) / 1000, 1), fmt(median(s.samples.map((x) => x.runs / (x.wallMs / 1000))), 0),
+        fmt(median(s.samples.map((x) => x.cpuMs)) / 1000, 1), fmt(median(s.startup.map((x) => x.cpuMs)) / 1000, 2),
+        fmt(cpuPerRun(s), 2), fmt(marginalPerRun(s), 2), `${fmt(cut * 100, 1)}%`, fmt(cpuPerRun(s) * cut, 2), fmt(kitPerRun(s), 2), fmt(marginalPerRun(s) * (1 - cut), 2),
+      ]
+    }),
+  )
+  const areas = (Object.keys(AREAS) as Area[]).filter((a) => sides.some((s) => s.attribution[a] > 0))
+  const byArea = table(
+    ['area', ...sides.map((s) => `${s.label}: CPU ms/run`), ...(sides.length === 2 ? ['before ÷ after'] : [])],
+    areas.map((a) => [
+      isCodeUnderTest(a) ? `**${AREAS[a]}**` : AREAS[a], ...sides.map((s) => fmt(perArea(s, a), 3)),
+      ...(sides.length === 2 ? [perArea(sides[1]!, a) > 0 ? `${fmt(perArea(sides[0]!, a) / perArea(sides[1]!, a), 2)}×` : '—'] : []),
+    ]),
+  )
+  return `${totals}\n\nCPU per run by area (each build's CPU per run split by its profile's shares):\n\n${byArea}`
+}
+
+/** Before ÷ after of the kit's CPU per run (NaN without a "before"). */
+export function kitRatio(result: RunCostResult): number {
+  return result.before ? kitPerRun(result.before) / kitPerRun(result.after) : Number.NaN
+}
+
+/** Before ÷ after of the kit's CPU per run once started (NaN without a "before"). */
+export function kitMarginalRatio(result: RunCostResult): number {
+  if (!result.before) return Number.NaN
+  const kit = (s: RunCostSide): number => marginalPerRun(s) * (1 - codeUnderTestShare(s.attribution))
+  return kit(result.before) / kit(result.after)
+}
+
+if (isMain(import.meta.url)) {
+  const result = await benchRunCost({ before: arg('before') ?? DEFAULT_BEFORE, reps: Number(arg('reps') ?? 3), seconds: Number(arg('seconds') ?? 12), log: (m) => process.stderr.write(`${m}\n`) })
+  console.log(runCostTables(result))
+  if (result.skipped) console.log(`\n(before skipped: ${result.skipped})`)
+  else console.log(`\nkit CPU per run, before ÷ after: ${fmt(kitRatio(result), 2)}× (after start-up: ${fmt(kitMarginalRatio(result), 2)}×)`)
+}

@@ -1,0 +1,61 @@
+/**
+ * The pool's supervisor with units posted ahead (`prefetch`): a worker runs its units in order, a
+ * unit's budget starts only when the one before it on that worker ended, and units waiting behind a
+ * lost unit run again on the replacement worker instead of being lost with it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { WorkerPool } from './worker-pool.js'
+import type { PoolOutcome } from './worker-pool.js'
+
+type Unit = { readonly n: number; readonly ms?: number; readonly spin?: true }
+
+/** An executor module: `ms` waits that long on a real timer, `spin` never returns to the event loop. */
+function executor(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'dsh-pool-')), 'executor.mjs')
+  writeFileSync(file, `
+    export function init() { return { ran: [] } }
+    export async function run(state, unit) {
+      state.ran.push(unit.n)
+      if (unit.spin) for (;;) {}
+      if (unit.ms) await new Promise((resolve) => setTimeout(resolve, unit.ms))
+      return { n: unit.n, ranBefore: state.ran.slice(0, -1) }
+    }
+  `)
+  return pathToFileURL(file).href
+}
+
+const result = (o: PoolOutcome<{ n: number; ranBefore: number[] }>): unknown => (o.kind === 'done' ? o.result : o.kind)
+
+describe('WorkerPool with prefetch', () => {
+  it('runs a worker\'s units in order, and times each from when the one before it ended', async () => {
+    const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_500, prefetch: 2 })
+    try {
+      // Posted together; each takes 600 ms: the third ends 1.8 s after it was posted, within its own budget.
+      const outcomes = await Promise.all([1, 2, 3].map((n) => pool.run({ n, ms: 600 })))
+      expect(outcomes.map(result)).toEqual([{ n: 1, ranBefore: [] }, { n: 2, ranBefore: [1] }, { n: 3, ranBefore: [1, 2] }])
+      expect(pool.lost).toBe(0)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
+
+  it('runs the units waiting behind a lost unit on the replacement worker', async () => {
+    const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: executor(), init: null, unitTimeoutMs: 20_000, busyLimitMs: 1_000, prefetch: 1 })
+    try {
+      const outcomes = await Promise.all([{ n: 1 }, { n: 2, spin: true as const }, { n: 3 }, { n: 4 }].map((u) => pool.run(u)))
+      expect(outcomes.map(result)).toEqual([{ n: 1, ranBefore: [] }, 'lost', { n: 3, ranBefore: [] }, { n: 4, ranBefore: [3] }])
+      expect(outcomes[1]).toMatchObject({ kind: 'lost', reason: 'runaway' })
+      expect(pool.lost).toBe(1)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
+
+  it('refuses a negative prefetch', () => {
+    expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, prefetch: -1 })).toThrow(/prefetch must be an integer >= 0/)
+  })
+})
