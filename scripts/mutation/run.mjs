@@ -1,7 +1,7 @@
 // Mutation testing of the reference core with certify as the only test (run by run.sh under Node 22).
 //
 //   npm run mutation [-- --files factory,agent,...] [--concurrency N] [--certify-workers N]
-//                       [--work <dir>] [--results <file>]
+//                       [--work <dir>] [--results <file>] [--since <dir of an earlier run>]
 //
 // 1. clones HEAD into <work>/clone (default .dsh-kit/mutation/clone, git-ignored), npm ci, build;
 // 2. runs StrykerJS there over the compiled files of the reference core (dist/core/...js, so no
@@ -10,12 +10,18 @@
 // 3. writes the summary (score per file, survivors with their TypeScript line, the equivalent
 //    mutants of equivalent.json, verdict bugs) with the command and commit into --results
 //    (default scripts/mutation/RESULTS.md), and keeps the instrumented files for retest.mjs.
+//
+// --since <dir>: incremental. The mutated sources must be unchanged since that run's commit; its
+// instrumented files are laid over this clone's build (lab.mjs) and every mutant it did not kill
+// (survivors, listed equivalents, verdict bugs) is certified again against this commit's suite;
+// its kills are carried over (a kill is a clause that fails; checks are only ever added).
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs'
+import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { FILES, summarize } from './summarize.mjs'
+import { certifyMutants, changedSources, makeLab } from './lab.mjs'
+import { FILES, mutantsOf, summarize } from './summarize.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const kit = resolve(here, '..', '..')
@@ -26,9 +32,13 @@ const { values } = parseArgs({
     'certify-workers': { type: 'string', default: '1' },
     work: { type: 'string', default: join(kit, '.dsh-kit', 'mutation') },
     results: { type: 'string', default: join(here, 'RESULTS.md') },
+    since: { type: 'string' },
   },
 })
-const keys = values.files ? values.files.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(FILES)
+const since = values.since ? resolve(values.since) : undefined
+const previous = since ? JSON.parse(readFileSync(join(since, 'meta.json'), 'utf8')) : undefined
+if (since && values.files) fail('--since retests the files of the earlier run; --files does not apply')
+const keys = previous ? previous.keys : values.files ? values.files.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(FILES)
 for (const key of keys) {
   if (!(key in FILES)) fail(`--files: unknown file "${key}"; one of ${Object.keys(FILES).join(', ')}`)
 }
@@ -56,6 +66,11 @@ const dirty = git('status', '--porcelain', '--untracked-files=no') !== ''
 if (dirty) process.stderr.write('mutation: the working tree has uncommitted changes; the clone tests the commit, without them\n')
 
 const work = resolve(values.work)
+if (since === work) fail('--since names the --work directory itself; give this run another --work')
+if (previous) {
+  const changed = changedSources(kit, previous.commit, commit)
+  if (changed.length > 0) fail(`--since: ${changed.join(', ')} changed since ${previous.commit.slice(0, 7)}; the earlier instrumentation no longer applies (run without --since)`)
+}
 const clone = join(work, 'clone')
 const started = Date.now()
 rmSync(clone, { recursive: true, force: true })
@@ -73,68 +88,35 @@ run(join(clone, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '-
 const log = join(work, 'certify-log.jsonl')
 rmSync(log, { force: true })
 const reportFile = join(work, 'stryker-report.json')
-const config = {
-  testRunner: 'command',
-  commandRunner: { command: 'node scripts/mutation/certify-test.mjs' },
-  coverageAnalysis: 'off',
-  plugins: [],
-  checkers: [],
-  mutate: keys.map((key) => `dist/${FILES[key]}.js`),
-  // TypeScript 7 has no JS API: keep Stryker away from the project's tsconfig (we mutate JS).
-  tsconfigFile: 'scripts/mutation/no-tsconfig.json',
-  disableTypeChecks: false,
-  concurrency: Number(values.concurrency),
-  // certify's own watchdogs (10 s per case or run) must charge a hang to a clause before Stryker
-  // gives up on the run: a Stryker timeout is a verdict bug, never a kill.
-  timeoutMS: 180_000,
-  timeoutFactor: 3,
-  reporters: ['json', 'progress'],
-  jsonReporter: { fileName: reportFile },
-  ignorePatterns: ['/adapters', '/.dsh-kit'],
-  tempDirName: '.stryker-tmp',
-  cleanTempDir: false,
-  cleanTempDirOnSuccess: false,
-}
-const configFile = join(work, 'stryker.config.json')
-writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`)
-
-const stryker = join(here, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js')
-const certifyWorkers = values['certify-workers']
-process.stderr.write(`mutation: StrykerJS over ${keys.join(', ')} (concurrency ${values.concurrency}, certify --workers ${certifyWorkers})\n`)
-const strykerLog = createWriteStream(join(work, 'stryker.log'))
-const code = await new Promise((resolveRun) => {
-  const child = spawn(process.execPath, [stryker, 'run', configFile], {
-    cwd: clone,
-    env: { ...process.env, DSH_MUTATION_LOG: log, DSH_MUTATION_CERTIFY_WORKERS: certifyWorkers },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on('data', (chunk) => { process.stderr.write(chunk); strykerLog.write(chunk) })
-  }
-  child.on('close', (status) => resolveRun(status))
-})
-strykerLog.end()
-if (code !== 0 || !existsSync(reportFile)) {
-  process.stderr.write(`mutation: StrykerJS exited ${code}; see ${join(work, 'stryker.log')}\n`)
-  process.exit(1)
-}
-// Keep the instrumented files: retest.mjs reruns chosen mutants against a newer build of the suite.
-const sandboxes = readdirSync(join(clone, '.stryker-tmp')).filter((d) => d.startsWith('sandbox'))
 const instrumented = join(work, 'instrumented')
-rmSync(instrumented, { recursive: true, force: true })
-for (const key of keys) {
-  const rel = `dist/${FILES[key]}.js`
-  const from = join(clone, '.stryker-tmp', sandboxes[0], rel)
-  mkdirSync(dirname(join(instrumented, rel)), { recursive: true })
-  cpSync(from, join(instrumented, rel))
+const certifyWorkers = values['certify-workers']
+let incremental
+if (previous) {
+  if (resolve(since, 'instrumented') !== instrumented) {
+    rmSync(instrumented, { recursive: true, force: true })
+    cpSync(join(since, 'instrumented'), instrumented, { recursive: true })
+  }
+  cpSync(join(since, 'stryker-report.json'), reportFile)
+  const before = await mutantsOf({ report: reportFile, log: join(since, 'certify-log.jsonl'), maps })
+  writeFileSync(log, readFileSync(join(since, 'certify-log.jsonl')))
+  const retest = before.filter((m) => m.verdict !== 'killed').map((m) => m.id)
+  process.stderr.write(`mutation: ${before.length - retest.length} mutants killed at ${previous.commit.slice(0, 7)} carried over; certifying the other ${retest.length} again\n`)
+  const lab = join(work, 'lab')
+  makeLab(clone, instrumented, lab, join(here, 'certify-test.mjs'))
+  await certifyMutants(lab, retest, {
+    parallel: Number(values.concurrency), log, workers: certifyWorkers,
+    onDone: (done, total) => { if (done % 10 === 0 || done === total) process.stderr.write(`mutation: ${done}/${total} retested\n`) },
+  })
+  incremental = { since: previous.commit, carried: before.length - retest.length, retested: retest.length }
+} else {
+  await runStryker()
 }
-cpSync(reportFile, join(instrumented, 'stryker-report.json'))
-
 const seconds = Math.round((Date.now() - started) / 1000)
 const nodeVersion = spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim()
 const args = process.argv.slice(2)
 const meta = {
   command: `npm run mutation${args.length ? ` -- ${args.join(' ')}` : ''}`, keys,
+  ...(incremental ? { incremental } : {}),
   commit, seconds, concurrency: Number(values.concurrency), certifyWorkers: Number(certifyWorkers),
   strykerNode: process.version, certifyNode: nodeVersion, date: new Date().toISOString().slice(0, 10),
 }
@@ -142,3 +124,60 @@ writeFileSync(join(work, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`)
 const markdown = await summarize({ report: reportFile, log, maps, keys, meta })
 writeFileSync(values.results, markdown)
 process.stderr.write(`mutation: wrote ${relative(process.cwd(), values.results)} in ${seconds} s\n`)
+
+/** StrykerJS over the clone: the report, the certify log and the kept instrumented files. */
+async function runStryker() {
+  const config = {
+    testRunner: 'command',
+    commandRunner: { command: 'node scripts/mutation/certify-test.mjs' },
+    coverageAnalysis: 'off',
+    plugins: [],
+    checkers: [],
+    mutate: keys.map((key) => `dist/${FILES[key]}.js`),
+    // TypeScript 7 has no JS API: keep Stryker away from the project's tsconfig (we mutate JS).
+    tsconfigFile: 'scripts/mutation/no-tsconfig.json',
+    disableTypeChecks: false,
+    concurrency: Number(values.concurrency),
+    // certify's own watchdogs (10 s per case or run) must charge a hang to a clause before Stryker
+    // gives up on the run: a Stryker timeout is a verdict bug, never a kill.
+    timeoutMS: 180_000,
+    timeoutFactor: 3,
+    reporters: ['json', 'progress'],
+    jsonReporter: { fileName: reportFile },
+    ignorePatterns: ['/adapters', '/.dsh-kit'],
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: false,
+  }
+  const configFile = join(work, 'stryker.config.json')
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`)
+
+  const stryker = join(here, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js')
+  process.stderr.write(`mutation: StrykerJS over ${keys.join(', ')} (concurrency ${values.concurrency}, certify --workers ${certifyWorkers})\n`)
+  const strykerLog = createWriteStream(join(work, 'stryker.log'))
+  const code = await new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [stryker, 'run', configFile], {
+      cwd: clone,
+      env: { ...process.env, DSH_MUTATION_LOG: log, DSH_MUTATION_CERTIFY_WORKERS: certifyWorkers },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => { process.stderr.write(chunk); strykerLog.write(chunk) })
+    }
+    child.on('close', (status) => resolveRun(status))
+  })
+  strykerLog.end()
+  if (code !== 0 || !existsSync(reportFile)) {
+    process.stderr.write(`mutation: StrykerJS exited ${code}; see ${join(work, 'stryker.log')}\n`)
+    process.exit(1)
+  }
+  // Keep the instrumented files: retest.mjs reruns chosen mutants against a newer build of the suite.
+  const sandboxes = readdirSync(join(clone, '.stryker-tmp')).filter((d) => d.startsWith('sandbox'))
+  rmSync(instrumented, { recursive: true, force: true })
+  for (const key of keys) {
+    const rel = `dist/${FILES[key]}.js`
+    const from = join(clone, '.stryker-tmp', sandboxes[0], rel)
+    mkdirSync(dirname(join(instrumented, rel)), { recursive: true })
+    cpSync(from, join(instrumented, rel))
+  }
+  cpSync(reportFile, join(instrumented, 'stryker-report.json'))
+}

@@ -117,8 +117,13 @@ export function loadEquivalents(file = join(here, 'equivalent.json')) {
   return list
 }
 
+/** Read kills.json: `[{ check, clause, file, line, mutator, original, replacement }]`, the new checks and the mutant each kills. */
+export function loadKills(file = join(here, 'kills.json')) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : []
+}
+
 /** The Markdown summary of a run. */
-export async function summarize({ report, log, maps, keys, meta, equivalentFile }) {
+export async function summarize({ report, log, maps, keys, meta, equivalentFile, killsFile }) {
   const list = loadEquivalents(equivalentFile)
   const equivalents = new Map(list.map((e) => [equivalenceKey(e), e]))
   const mutants = await mutantsOf({ report, log, maps })
@@ -137,6 +142,9 @@ export async function summarize({ report, log, maps, keys, meta, equivalentFile 
   lines.push('leaves the listed equivalent mutants out.', '')
   lines.push(`- command: \`${meta.command}\``)
   lines.push(`- commit: \`${meta.commit}\``)
+  if (meta.incremental) {
+    lines.push(`- incremental (\`--since\`): the mutated sources are those of \`${meta.incremental.since}\`, instrumented there; ${meta.incremental.carried} mutants killed there are carried over, the other ${meta.incremental.retested} were certified again at this commit`)
+  }
   lines.push(`- date: ${meta.date}; run time ${Math.floor(meta.seconds / 60)} min ${meta.seconds % 60} s (clone, install and build included), StrykerJS 10.1.1 under Node ${meta.strykerNode}, certify under Node ${meta.certifyNode}, concurrency ${meta.concurrency}`)
   lines.push('')
   lines.push('| file | mutants | killed | hang | survived | equivalent | verdict bug | not run | score | score without equivalent |')
@@ -180,6 +188,20 @@ export async function summarize({ report, log, maps, keys, meta, equivalentFile 
     if (statuses.get(m) !== 'killed' && statuses.get(m) !== 'hang') continue
     const clause = m.failing[0] ?? '?'
     killers.set(clause, (killers.get(clause) ?? 0) + 1)
+  }
+  const kills = loadKills(killsFile)
+  if (kills.length > 0) {
+    lines.push(`## New checks, each proven by the mutant it kills (${kills.length})`, '')
+    lines.push('Checks added to kill survivors of the first run (from `kills.json`): the mutant each was written for, and what certify said about it in this run.', '')
+    lines.push('| check | clause | mutant | this run |', '| --- | --- | --- | --- |')
+    const byKey = new Map(mutants.map((m) => [equivalenceKey(m), m]))
+    for (const k of kills) {
+      const m = byKey.get(equivalenceKey(k))
+      const status = m ? statuses.get(m) : undefined
+      const verdict = !m ? 'not in this run' : status === 'killed' || status === 'hang' ? `killed by ${m.failing[0]}${m.failing[0] === k.clause ? '' : ` (not ${k.clause})`}` : `**${status}**`
+      lines.push(`| ${k.check} | ${k.clause} | \`${k.file}:${k.line}\` ${k.mutator}: ${code(k.original)} → ${code(k.replacement)}${m ? ` (mutant ${m.id})` : ''} | ${verdict} |`)
+    }
+    lines.push('')
   }
   lines.push('## What killed them', '')
   lines.push('The first failing clause certify named (with `--fail-fast`), and how many mutants it killed.', '')
