@@ -128,6 +128,25 @@ export const publicInterfaceCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 14, title: 'agentOptions that is not an object (a string, a number) rejects with a TypeError before any publication (create and resume)',
+    async run(target) {
+      // §3.1 step 3 / §3.5 row A: agentOptions is validated first; a non-object is invalid.
+      const { h } = await persisted(target, 'r1')
+      for (const [i, agentOptions] of (['fast', 42] as unknown as AgentOptions[]).entries()) {
+        let setupCalled = false
+        const id = `odd-${i}`
+        const error = await rejection(h.create(id, { agentOptions, setup: () => { setupCalled = true } }))
+        assert.ok(error instanceof TypeError, `agentOptions ${JSON.stringify(agentOptions)}: expected a TypeError, got ${String(error)}`)
+        assert.equal(setupCalled, false)
+        assertNothingPublished(h, id)
+        const resumed = await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1', agentOptions }))
+        assert.ok(resumed instanceof TypeError, `resume agentOptions ${JSON.stringify(agentOptions)}: expected a TypeError, got ${String(resumed)}`)
+        assertNothingPublished(h, 'r1')
+        assertEmpty(h)
+      }
+    },
+  },
+  {
     group: GROUP, clause: 15, title: 'a valid maxTokens reaches the first model request unchanged',
     async run(target) {
       const h = await makeHarness(target)

@@ -391,6 +391,29 @@ export const xCancelCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 145, title: 'a waking send after a cancel with the {kind:disposed} cause is parked, never latched (disposal never latches)',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      const reached = gate()
+      const slow = gate()
+      h.model.push(slowConvergence(reached, slow))
+      agent.followup(h.msg('first'))
+      await reached.promise
+      agent.cancel({ kind: 'disposed' }, { keepInbox: true })
+      agent.followup(h.msg('during convergence'))
+      slow.open()
+      await agent.whenIdle()
+      await settle()
+      // §7.2 step 4: a send while the aborted activity converges latches "unless the activity's abort
+      // reason is {kind:'disposed'}"; §7.3: "(unless disposed) latches".
+      assert.deepEqual(turnEnds(agent), [aborted({ kind: 'disposed' })], 'no turn ran the parked send')
+      assert.deepEqual(agent.inbox.nextTurn.map(textOf), ['during convergence'])
+      assert.equal(h.model.requests.length, 1)
+      assert.equal(agent.status, 'idle')
+    },
+  },
+  {
     group: GROUP, clause: 157, title: 'a cancel is observed at the next await: no pre-step after assembly, no blocked or late reply, no turn-stopping after the step',
     async run(target) {
       // §10.1 checks the activity signal after every await, before any further work of the turn.

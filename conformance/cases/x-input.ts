@@ -222,6 +222,20 @@ export const xInputCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 169, title: "a seed whose first event is the last turn/start: the agent's first turn continues after it",
+    async run(target) {
+      const h = await makeHarness(target)
+      const seed: SessionEvent[] = [
+        { type: 'turn/start', seq: 0, time: 1, data: { turn: 4 } },
+        { type: 'turn/end', seq: 1, time: 2, data: { turn: 4, reason: { kind: 'completed' } } },
+      ]
+      const { agent } = await h.create('s1', { seed })
+      agent.followup(h.msg('next'))
+      await agent.whenIdle()
+      assert.deepEqual(turnStarts(agent), [4, 5], 'numbering continues after the seed (the scan for the last turn/start reaches the first event)')
+    },
+  },
+  {
     group: GROUP, clause: 165, title: 'a pre-step reject drops only the claimed batch: queued prompts stay pending and run on the next wake (catalog M37)',
     async run(target) {
       const h = await makeHarness(target)
