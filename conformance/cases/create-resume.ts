@@ -226,6 +226,22 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 50, title: 'a resume releases its preparation once it settles: after publication, and after a rollback (a throwing setup)',
+    needs: ['preparations'],
+    async run(target) {
+      // §3.1 resume: "the preparation is disposed in a finally (after publication or rollback)".
+      const { h } = await persisted(target, 'r1')
+      const failure = new Error('setup failed')
+      await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'r1', setup: () => { throw failure } }), failure.message)
+      assert.equal(h.preparations.length, 1)
+      assert.equal(h.preparations[0]!.released, true, 'released after the rollback')
+      const resumed = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.equal(h.ctx.agents.get('r1'), resumed.agent)
+      assert.equal(h.preparations.length, 2)
+      assert.equal(h.preparations[1]!.released, true, 'released after the publication')
+    },
+  },
+  {
     group: GROUP, clause: 51, title: 'factory unload during a hung load rejects loop inactive; nothing is published even after the load resolves',
     needs: ['preparations'],
     async run(target) {

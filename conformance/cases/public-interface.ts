@@ -147,6 +147,22 @@ export const publicInterfaceCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 14, title: 'create or resume options that are not an object (a string, a number) reject with a TypeError and publish nothing',
+    async run(target) {
+      // §3.5 row A: invalid options fail validation; nothing is prepared, minted or published.
+      const { h } = await persisted(target, 'r1')
+      for (const options of ['s1', 42] as unknown[]) {
+        const created = await rejection(h.ctx.agents.create(options as never))
+        assert.ok(created instanceof TypeError, `create(${JSON.stringify(options)}): expected a TypeError, got ${String(created)}`)
+        const resumed = await rejection(h.ctx.agents.resume(options as never))
+        assert.ok(resumed instanceof TypeError, `resume(${JSON.stringify(options)}): expected a TypeError, got ${String(resumed)}`)
+        assertEmpty(h)
+        assert.deepEqual(h.names('r1'), [], 'nothing published')
+      }
+      assert.deepEqual(h.observed.filter((o) => o.name === 'session/created'), [], 'no session was minted and published')
+    },
+  },
+  {
     group: GROUP, clause: 15, title: 'a valid maxTokens reaches the first model request unchanged',
     async run(target) {
       const h = await makeHarness(target)

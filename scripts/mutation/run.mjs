@@ -14,14 +14,16 @@
 // --since <dir>: incremental. The mutated sources must be unchanged since that run's commit; its
 // instrumented files are laid over this clone's build (lab.mjs) and every mutant it did not kill
 // (survivors, listed equivalents, verdict bugs) is certified again against this commit's suite;
-// its kills are carried over (a kill is a clause that fails; checks are only ever added).
+// its kills are carried over (a kill is a clause that fails; checks are only ever added). With
+// --carry-equivalent the survivors listed in equivalent.json keep their verdict too (faster; said so
+// in the summary). --files narrows the run to some of the earlier run's files.
 import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { certifyMutants, changedSources, makeLab } from './lab.mjs'
-import { FILES, mutantsOf, summarize } from './summarize.mjs'
+import { equivalenceKey, FILES, loadEquivalents, mutantsOf, summarize } from './summarize.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const kit = resolve(here, '..', '..')
@@ -33,14 +35,15 @@ const { values } = parseArgs({
     work: { type: 'string', default: join(kit, '.dsh-kit', 'mutation') },
     results: { type: 'string', default: join(here, 'RESULTS.md') },
     since: { type: 'string' },
+    'carry-equivalent': { type: 'boolean', default: false },
   },
 })
 const since = values.since ? resolve(values.since) : undefined
 const previous = since ? JSON.parse(readFileSync(join(since, 'meta.json'), 'utf8')) : undefined
-if (since && values.files) fail('--since retests the files of the earlier run; --files does not apply')
-const keys = previous ? previous.keys : values.files ? values.files.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(FILES)
+const keys = values.files ? values.files.split(',').map((s) => s.trim()).filter(Boolean) : previous ? previous.keys : Object.keys(FILES)
 for (const key of keys) {
   if (!(key in FILES)) fail(`--files: unknown file "${key}"; one of ${Object.keys(FILES).join(', ')}`)
+  if (previous && !previous.keys.includes(key)) fail(`--files: "${key}" was not mutated by the --since run`)
 }
 for (const name of ['concurrency', 'certify-workers']) {
   if (!/^[1-9]\d*$/.test(values[name])) fail(`--${name} must be a positive integer, got "${values[name]}"`)
@@ -99,15 +102,20 @@ if (previous) {
   cpSync(join(since, 'stryker-report.json'), reportFile)
   const before = await mutantsOf({ report: reportFile, log: join(since, 'certify-log.jsonl'), maps })
   writeFileSync(log, readFileSync(join(since, 'certify-log.jsonl')))
-  const retest = before.filter((m) => m.verdict !== 'killed').map((m) => m.id)
-  process.stderr.write(`mutation: ${before.length - retest.length} mutants killed at ${previous.commit.slice(0, 7)} carried over; certifying the other ${retest.length} again\n`)
+  const inFiles = (m) => keys.some((key) => m.file === `${FILES[key]}.ts`)
+  const listed = new Set(loadEquivalents().map(equivalenceKey))
+  // --carry-equivalent: a survivor listed in equivalent.json keeps its verdict instead of being certified again.
+  const carried = (m) => m.verdict === 'killed' || (values['carry-equivalent'] && m.verdict === 'survived' && listed.has(equivalenceKey(m)))
+  const retest = before.filter((m) => inFiles(m) && !carried(m)).map((m) => m.id)
+  const carriedCount = before.filter((m) => inFiles(m) && carried(m)).length
+  process.stderr.write(`mutation: ${carriedCount} verdicts of ${previous.commit.slice(0, 7)} carried over; certifying the other ${retest.length} again\n`)
   const lab = join(work, 'lab')
   makeLab(clone, instrumented, lab, join(here, 'certify-test.mjs'))
   await certifyMutants(lab, retest, {
     parallel: Number(values.concurrency), log, workers: certifyWorkers,
     onDone: (done, total) => { if (done % 10 === 0 || done === total) process.stderr.write(`mutation: ${done}/${total} retested\n`) },
   })
-  incremental = { since: previous.commit, carried: before.length - retest.length, retested: retest.length }
+  incremental = { since: previous.commit, carried: carriedCount, retested: retest.length, carryEquivalent: values['carry-equivalent'] }
 } else {
   await runStryker()
 }

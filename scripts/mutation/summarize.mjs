@@ -126,7 +126,7 @@ export function loadKills(file = join(here, 'kills.json')) {
 export async function summarize({ report, log, maps, keys, meta, equivalentFile, killsFile }) {
   const list = loadEquivalents(equivalentFile)
   const equivalents = new Map(list.map((e) => [equivalenceKey(e), e]))
-  const mutants = await mutantsOf({ report, log, maps })
+  const mutants = (await mutantsOf({ report, log, maps })).filter((m) => keys.some((key) => m.file === `${FILES[key]}.ts`))
   const statuses = new Map(mutants.map((m) => [m, statusOf(m, equivalents)]))
   const byFile = (key) => mutants.filter((m) => m.file === `${FILES[key]}.ts`)
   const present = keys.filter((key) => byFile(key).length > 0)
@@ -143,7 +143,7 @@ export async function summarize({ report, log, maps, keys, meta, equivalentFile,
   lines.push(`- command: \`${meta.command}\``)
   lines.push(`- commit: \`${meta.commit}\``)
   if (meta.incremental) {
-    lines.push(`- incremental (\`--since\`): the mutated sources are those of \`${meta.incremental.since}\`, instrumented there; ${meta.incremental.carried} mutants killed there are carried over, the other ${meta.incremental.retested} were certified again at this commit`)
+    lines.push(`- incremental (\`--since\`): the mutated sources are those of \`${meta.incremental.since}\`, instrumented there; ${meta.incremental.carried} verdicts of that run are carried over (its kills${meta.incremental.carryEquivalent ? ', and its survivors listed in equivalent.json' : ''}), the other ${meta.incremental.retested} mutants were certified again at this commit`)
   }
   lines.push(`- date: ${meta.date}; run time ${Math.floor(meta.seconds / 60)} min ${meta.seconds % 60} s (clone, install and build included), StrykerJS 10.1.1 under Node ${meta.strykerNode}, certify under Node ${meta.certifyNode}, concurrency ${meta.concurrency}`)
   lines.push('')
