@@ -262,6 +262,78 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 51, title: "a resume started inside the factory's own unload (from its load signal's abort) rejects loop inactive at once, never loading; the unload settles",
+    needs: ['preparations'],
+    async run(target) {
+      const started = gate()
+      const never = gate()
+      let second: Promise<unknown> | undefined
+      let loads = 0
+      const { h } = await persisted(target, 'r1', {
+        next: {
+          beforeLoad: async (_id, signal) => {
+            if (++loads === 1) {
+              // Runs synchronously inside the factory's unload, once it stopped accepting (§1.8 (10)).
+              signal?.addEventListener('abort', () => { second = h.ctx.agents.resume({ resumeSessionId: 'r1' }); second.catch(() => undefined) })
+              started.open()
+            }
+            await never.promise
+          },
+        },
+      })
+      const first = h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      await started.promise
+      const unloading = h.unloadFactory()
+      await rejectsWith(first, ERRORS.loopInactive)
+      let settled = false
+      void unloading.then(() => { settled = true })
+      for (let i = 0; i < 20 && !settled; i++) await settle()
+      assert.ok(second !== undefined, 'the abort listener ran')
+      await rejectsWith(second!, ERRORS.loopInactive)
+      assert.equal(loads, 1, 'an inactive factory starts no load')
+      assert.ok(settled, 'the factory unload settled (no load left hanging)')
+      assertNothingPublished(h, 'r1')
+    },
+  },
+  {
+    group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a completed load's signal is never aborted",
+    needs: ['preparations'],
+    async run(target) {
+      // §3.1 R2–R4 and §3.3: the load races the fused signal (caller signal included); the temporary
+      // owner effect is removed, not run, once the load settled.
+      const started = gate<AbortSignal | undefined>()
+      const never = gate()
+      const signals: (AbortSignal | undefined)[] = []
+      let hang = false
+      const { h } = await persisted(target, 'r1', {
+        next: { beforeLoad: async (_id, signal) => { signals.push(signal); if (hang) { started.open(signal); await never.promise } } },
+      })
+      const reason = new Error('caller gave up')
+      const early = new AbortController()
+      early.abort(reason)
+      const before = await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1', signal: early.signal }))
+      assert.equal(before, reason, 'an already aborted signal rejects with its reason')
+      assert.equal(signals.length, 0, 'no load for an already aborted signal')
+      hang = true
+      const caller = new AbortController()
+      const pending = h.ctx.agents.resume({ resumeSessionId: 'r1', signal: caller.signal })
+      const loadSignal = await started.promise
+      caller.abort(reason)
+      let settled = false
+      void pending.then(() => { settled = true }, () => { settled = true })
+      for (let i = 0; i < 20 && !settled; i++) await settle()
+      assert.ok(settled, 'rejected without waiting for the hung load')
+      assert.equal(await rejection(pending), reason)
+      assert.equal(loadSignal?.aborted, true, 'the load signal is aborted')
+      assertNothingPublished(h, 'r1')
+      hang = false
+      const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1', signal: new AbortController().signal })
+      assert.equal(h.ctx.agents.get('r1'), ok.agent)
+      await settle()
+      assert.equal(signals.at(-1)?.aborted, false, "a completed load's signal stays unaborted (the temporary owner effect is removed, not run)")
+    },
+  },
+  {
     group: GROUP, clause: 52, title: 'a non-JSON seed rejects with the seed error; nothing is published; the id is reusable',
     async run(target) {
       const h = await makeHarness(target)
