@@ -327,10 +327,17 @@ export const createResumeCases: DirectedCase[] = [
       assert.equal(loadSignal?.aborted, true, 'the load signal is aborted')
       assertNothingPublished(h, 'r1')
       hang = false
-      const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1', signal: new AbortController().signal })
+      const later = new AbortController()
+      const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1', signal: later.signal })
       assert.equal(h.ctx.agents.get('r1'), ok.agent)
       await settle()
-      assert.equal(signals.at(-1)?.aborted, false, "a completed load's signal stays unaborted (the temporary owner effect is removed, not run)")
+      const completed = signals.at(-1)
+      assert.equal(completed?.aborted, false, "a completed load's signal stays unaborted (the temporary owner effect is removed, not run)")
+      // The load's listeners are gone with it: neither the caller signal nor the factory's unload reaches it.
+      later.abort(reason)
+      assert.equal(completed?.aborted, false, 'the caller signal, aborted after the resume, does not reach the finished load')
+      await h.unloadFactory()
+      assert.equal(completed?.aborted, false, 'the factory unload does not reach the finished load')
     },
   },
   {
