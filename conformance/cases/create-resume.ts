@@ -296,6 +296,41 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 51, title: "a create started inside the factory's own unload (from a load signal's abort) rejects loop inactive before any resource exists: no agent scope is minted",
+    needs: ['preparations', 'scopeMinting'],
+    async run(target) {
+      // §3.1 step 3: "assert factory active ... all before any resource exists".
+      const started = gate()
+      const never = gate()
+      let minted = 0
+      let mintedByCreate = -1
+      let created: Promise<unknown> | undefined
+      const { h } = await persisted(target, 'r1', {
+        next: {
+          scopeCreated: () => { minted++ },
+          beforeLoad: async (_id, signal) => {
+            signal?.addEventListener('abort', () => {
+              const before = minted
+              created = h.ctx.agents.create({ sessionId: 'c1' })
+              created.catch(() => undefined)
+              mintedByCreate = minted - before
+            })
+            started.open()
+            await never.promise
+          },
+        },
+      })
+      const pending = h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      pending.catch(() => undefined)
+      await started.promise
+      await h.unloadFactory()
+      assert.ok(created !== undefined, 'the abort listener ran')
+      await rejectsWith(created!, ERRORS.loopInactive)
+      assert.equal(mintedByCreate, 0, 'no agent scope minted for a create the inactive factory refused')
+      assertNothingPublished(h, 'c1')
+    },
+  },
+  {
     group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a completed load's signal is never aborted",
     needs: ['preparations'],
     async run(target) {
