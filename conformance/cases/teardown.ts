@@ -438,6 +438,28 @@ export const teardownCases: DirectedCase[] = [
   {
     group: GROUP, clause: 104,
     needs: ['scopeMinting'],
+    title: 'factory unload during scope minting: creation rejects agent loop is not active and setup never runs',
+    async run(target) {
+      let hook: ((fiber: unknown, key: unknown) => void) | undefined
+      const h = await makeHarness(target, { scopeCreated: (fiber, key) => hook?.(fiber, key) })
+      let unloading: Promise<void> | undefined
+      hook = (_fiber, key) => {
+        if (typeof key !== 'object' || key === null || unloading) return
+        unloading = h.unloadFactory()
+      }
+      let setupRan = false
+      const created = h.create('s1', { setup: () => { setupRan = true } })
+      void created.catch(() => undefined)
+      assert.ok(unloading, 'the scope-minting observer should have run')
+      await unloading
+      await rejectsWith(created, ERRORS.loopInactive)
+      assert.equal(setupRan, false, 'setup must not run once the factory began unloading (§3.1, §3.5)')
+      assertNothingPublished(h, 's1')
+    },
+  },
+  {
+    group: GROUP, clause: 104,
+    needs: ['scopeMinting'],
     title: 'caller unload during scope minting: creation rejects owner disposed, setup never runs, the unload waits for the half-built scope cleanup',
     async run(target) {
       const log: string[] = []
