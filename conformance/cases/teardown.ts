@@ -360,6 +360,23 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 101,
+    title: 'an owner unload started inside commit(): the liveness check after commit publishes nothing, rejects owner disposed, the id is free',
+    async run(target) {
+      // §3.1 step 7: publication starts with a liveness check, after commit() (step 6) ran.
+      const h = await makeHarness(target)
+      const o = h.owner()
+      let unloading: Promise<void> | undefined
+      const created = h.create('s1', { setup: () => ({ commit: () => { unloading = o.unload() } }) }, o.ctx)
+      await rejectsWith(created, ERRORS.ownerDisposed('s1'))
+      await unloading
+      assertNothingPublished(h, 's1')
+      assertEmpty(h)
+      await h.create('s1')
+      assert.deepEqual(lifecycle(h, 's1'), ['session/created', 'agent/created', 'agent/session-start'])
+    },
+  },
+  {
+    group: GROUP, clause: 101,
     title: 'owner unload during pending setup rejects owner disposed, publishes nothing, ids free (also when setup resolved just before)',
     async run(target) {
       for (const variant of ['never-settling', 'just-resolved'] as const) {
