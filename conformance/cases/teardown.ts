@@ -360,19 +360,20 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 101,
-    title: 'an owner unload started inside commit(): the liveness check after commit publishes nothing, rejects owner disposed, the id is free',
+    title: 'an owner (or factory) unload started inside commit(): the liveness check after commit publishes nothing, rejects owner disposed (loop inactive)',
     async run(target) {
       // §3.1 step 7: publication starts with a liveness check, after commit() (step 6) ran.
-      const h = await makeHarness(target)
-      const o = h.owner()
-      let unloading: Promise<void> | undefined
-      const created = h.create('s1', { setup: () => ({ commit: () => { unloading = o.unload() } }) }, o.ctx)
-      await rejectsWith(created, ERRORS.ownerDisposed('s1'))
-      await unloading
-      assertNothingPublished(h, 's1')
-      assertEmpty(h)
-      await h.create('s1')
-      assert.deepEqual(lifecycle(h, 's1'), ['session/created', 'agent/created', 'agent/session-start'])
+      for (const who of ['owner', 'factory'] as const) {
+        const h = await makeHarness(target)
+        const o = h.owner()
+        let unloading: Promise<void> | undefined
+        const commit = (): void => { unloading = who === 'owner' ? o.unload() : h.unloadFactory() }
+        const created = h.create('s1', { setup: () => ({ commit }) }, o.ctx)
+        await rejectsWith(created, who === 'owner' ? ERRORS.ownerDisposed('s1') : ERRORS.loopInactive)
+        await unloading
+        assertNothingPublished(h, 's1')
+        assertEmpty(h)
+      }
     },
   },
   {
