@@ -141,6 +141,23 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 47, title: "a resume rolled back before publication (its setup throws) discards none of the restored inbox: no discarded event, and the next resume still holds it",
+    async run(target) {
+      // §3.5 rows E–I: a rollback before publication is "scope disposal only" (nothing announced, the
+      // persisted log untouched), so the restored pending items are not the rollback's to cancel.
+      const first = await makeHarness(target)
+      const handle = await first.create('r1')
+      const injected = first.msg('injected')
+      handle.agent.inject(injected)
+      const h = await first.crash()
+      const failure = new Error('setup failed')
+      await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'r1', setup: () => { throw failure } }), failure.message)
+      assert.deepEqual(h.names('r1', (o) => o.name === 'agent/inbox/discarded'), [], 'no discarded notification for an agent nobody was told about')
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(agent.inbox.nextStep, [injected], 'the restored item survived the rollback')
+    },
+  },
+  {
     group: GROUP, clause: 48, title: 'resume without persistence rejects with the not-configured error',
     needs: ['noPersistence'],
     async run(target) {
