@@ -9,6 +9,7 @@ export type ScriptEntry =
   | { kind: 'fn'; run: (request: ModelRequest) => ScriptEntry }
   | { kind: 'fail'; message: string }
   | { kind: 'toolFollowUp'; run: (request: ModelRequest) => void | Promise<void> }
+  | { kind: 'unheeding'; run: (request: ModelRequest) => void | Promise<void>; text: string }
 
 /** Builders for script entries. */
 export const script = {
@@ -19,6 +20,8 @@ export const script = {
   fn: (run: (request: ModelRequest) => ScriptEntry): ScriptEntry => ({ kind: 'fn', run }),
   fail: (message: string): ScriptEntry => ({ kind: 'fail', message }),
   toolFollowUp: (run: (request: ModelRequest) => void | Promise<void>): ScriptEntry => ({ kind: 'toolFollowUp', run }),
+  /** Runs `run` (which may abort the call), then answers `text` even if the signal aborted meanwhile: a provider that does not honour abort. */
+  unheeding: (run: (request: ModelRequest) => void | Promise<void>, text: string): ScriptEntry => ({ kind: 'unheeding', run, text }),
 }
 
 function abortError(signal: AbortSignal): unknown {
@@ -88,6 +91,9 @@ export class ScriptedModel implements Model {
         await entry.run(request)
         signal.throwIfAborted()
         return { text: 'tool', followUp: true }
+      case 'unheeding':
+        await entry.run(request)
+        return { text: entry.text }
     }
   }
 }

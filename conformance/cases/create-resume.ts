@@ -141,6 +141,23 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 47, title: "a resume rolled back before publication (its setup throws) discards none of the restored inbox: no discarded event, and the next resume still holds it",
+    async run(target) {
+      // §3.5 rows E–I: a rollback before publication is "scope disposal only" (nothing announced, the
+      // persisted log untouched), so the restored pending items are not the rollback's to cancel.
+      const first = await makeHarness(target)
+      const handle = await first.create('r1')
+      const injected = first.msg('injected')
+      handle.agent.inject(injected)
+      const h = await first.crash()
+      const failure = new Error('setup failed')
+      await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'r1', setup: () => { throw failure } }), failure.message)
+      assert.deepEqual(h.names('r1', (o) => o.name === 'agent/inbox/discarded'), [], 'no discarded notification for an agent nobody was told about')
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(agent.inbox.nextStep, [injected], 'the restored item survived the rollback')
+    },
+  },
+  {
     group: GROUP, clause: 48, title: 'resume without persistence rejects with the not-configured error',
     needs: ['noPersistence'],
     async run(target) {
@@ -226,6 +243,22 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 50, title: 'a resume releases its preparation once it settles: after publication, and after a rollback (a throwing setup)',
+    needs: ['preparations'],
+    async run(target) {
+      // §3.1 resume: "the preparation is disposed in a finally (after publication or rollback)".
+      const { h } = await persisted(target, 'r1')
+      const failure = new Error('setup failed')
+      await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'r1', setup: () => { throw failure } }), failure.message)
+      assert.equal(h.preparations.length, 1)
+      assert.equal(h.preparations[0]!.released, true, 'released after the rollback')
+      const resumed = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.equal(h.ctx.agents.get('r1'), resumed.agent)
+      assert.equal(h.preparations.length, 2)
+      assert.equal(h.preparations[1]!.released, true, 'released after the publication')
+    },
+  },
+  {
     group: GROUP, clause: 51, title: 'factory unload during a hung load rejects loop inactive; nothing is published even after the load resolves',
     needs: ['preparations'],
     async run(target) {
@@ -243,6 +276,120 @@ export const createResumeCases: DirectedCase[] = [
       assert.equal(h.preparations[0]!.released, true)
       assertNothingPublished(h, 'r1')
       assertEmpty(h)
+    },
+  },
+  {
+    group: GROUP, clause: 51, title: "a resume started inside the factory's own unload (from its load signal's abort) rejects loop inactive at once, never loading; the unload settles",
+    needs: ['preparations'],
+    async run(target) {
+      const started = gate()
+      const never = gate()
+      let second: Promise<unknown> | undefined
+      let loads = 0
+      const { h } = await persisted(target, 'r1', {
+        next: {
+          beforeLoad: async (_id, signal) => {
+            if (++loads === 1) {
+              // Runs synchronously inside the factory's unload, once it stopped accepting (§1.8 (10)).
+              signal?.addEventListener('abort', () => { second = h.ctx.agents.resume({ resumeSessionId: 'r1' }); second.catch(() => undefined) })
+              started.open()
+            }
+            await never.promise
+          },
+        },
+      })
+      const first = h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      await started.promise
+      const unloading = h.unloadFactory()
+      await rejectsWith(first, ERRORS.loopInactive)
+      let settled = false
+      void unloading.then(() => { settled = true })
+      for (let i = 0; i < 20 && !settled; i++) await settle()
+      assert.ok(second !== undefined, 'the abort listener ran')
+      await rejectsWith(second!, ERRORS.loopInactive)
+      assert.equal(loads, 1, 'an inactive factory starts no load')
+      assert.ok(settled, 'the factory unload settled (no load left hanging)')
+      assertNothingPublished(h, 'r1')
+    },
+  },
+  {
+    group: GROUP, clause: 51, title: "a create started inside the factory's own unload (from a load signal's abort) rejects loop inactive before any resource exists: no agent scope is minted",
+    needs: ['preparations', 'scopeMinting'],
+    async run(target) {
+      // §3.1 step 3: "assert factory active ... all before any resource exists".
+      const started = gate()
+      const never = gate()
+      let minted = 0
+      let mintedByCreate = -1
+      let created: Promise<unknown> | undefined
+      const { h } = await persisted(target, 'r1', {
+        next: {
+          scopeCreated: () => { minted++ },
+          beforeLoad: async (_id, signal) => {
+            signal?.addEventListener('abort', () => {
+              const before = minted
+              created = h.ctx.agents.create({ sessionId: 'c1' })
+              created.catch(() => undefined)
+              mintedByCreate = minted - before
+            })
+            started.open()
+            await never.promise
+          },
+        },
+      })
+      const pending = h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      pending.catch(() => undefined)
+      await started.promise
+      await h.unloadFactory()
+      assert.ok(created !== undefined, 'the abort listener ran')
+      await rejectsWith(created!, ERRORS.loopInactive)
+      assert.equal(mintedByCreate, 0, 'no agent scope minted for a create the inactive factory refused')
+      assertNothingPublished(h, 'c1')
+    },
+  },
+  {
+    group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a completed load's signal is never aborted",
+    needs: ['preparations'],
+    async run(target) {
+      // §3.1 R2–R4 and §3.3: the load races the fused signal (caller signal included); the temporary
+      // owner effect is removed, not run, once the load settled.
+      const started = gate<AbortSignal | undefined>()
+      const never = gate()
+      const signals: (AbortSignal | undefined)[] = []
+      let hang = false
+      const { h } = await persisted(target, 'r1', {
+        next: { beforeLoad: async (_id, signal) => { signals.push(signal); if (hang) { started.open(signal); await never.promise } } },
+      })
+      const reason = new Error('caller gave up')
+      const early = new AbortController()
+      early.abort(reason)
+      const before = await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1', signal: early.signal }))
+      assert.equal(before, reason, 'an already aborted signal rejects with its reason')
+      assert.equal(signals.length, 0, 'no load for an already aborted signal')
+      hang = true
+      const caller = new AbortController()
+      const pending = h.ctx.agents.resume({ resumeSessionId: 'r1', signal: caller.signal })
+      const loadSignal = await started.promise
+      caller.abort(reason)
+      let settled = false
+      void pending.then(() => { settled = true }, () => { settled = true })
+      for (let i = 0; i < 20 && !settled; i++) await settle()
+      assert.ok(settled, 'rejected without waiting for the hung load')
+      assert.equal(await rejection(pending), reason)
+      assert.equal(loadSignal?.aborted, true, 'the load signal is aborted')
+      assertNothingPublished(h, 'r1')
+      hang = false
+      const later = new AbortController()
+      const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1', signal: later.signal })
+      assert.equal(h.ctx.agents.get('r1'), ok.agent)
+      await settle()
+      const completed = signals.at(-1)
+      assert.equal(completed?.aborted, false, "a completed load's signal stays unaborted (the temporary owner effect is removed, not run)")
+      // The load's listeners are gone with it: neither the caller signal nor the factory's unload reaches it.
+      later.abort(reason)
+      assert.equal(completed?.aborted, false, 'the caller signal, aborted after the resume, does not reach the finished load')
+      await h.unloadFactory()
+      assert.equal(completed?.aborted, false, 'the factory unload does not reach the finished load')
     },
   },
   {

@@ -36,6 +36,27 @@ export const inboxCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 123, title: 'idle queue (the R-AG alias, supports.queue) parks a next-turn item without waking; the next wake runs it first, as its own turn',
+    async run(target) {
+      if (!target.supports.queue) return
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      const before = agent.session.seq
+      const m = h.msg('queued')
+      agent.queue!(m)
+      await agent.whenIdle()
+      await settle()
+      const added = agent.session.events.slice(before)
+      assert.deepEqual(added.map((e) => e.type), ['agent/inbox/spliced'])
+      assert.deepEqual(added[0]!.data, { target: 'next-turn', start: 0, inserted: [m] })
+      assert.equal(h.model.requests.length, 0)
+      assert.deepEqual(h.statuses('s1'), [])
+      agent.followup(h.msg('wake'))
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent).map((t) => t.texts), [['queued'], ['wake']])
+    },
+  },
+  {
     group: GROUP, clause: 124, title: 'a non-JSON message passed to inject throws non-JSON-serializable and writes nothing',
     async run(target) {
       const h = await makeHarness(target)

@@ -8,7 +8,7 @@ import { ERRORS } from '../../core/contract.js'
 import { script } from '../../core/scripted-model.js'
 import { aborted, COMPLETED, turnEnds, untilAborted } from './driving-helpers.js'
 import type { DirectedCase } from './harness.js'
-import { gate, makeHarness } from './harness.js'
+import { gate, makeHarness, settle } from './harness.js'
 
 
 export const initiatorCases: DirectedCase[] = [
@@ -82,6 +82,36 @@ export const initiatorCases: DirectedCase[] = [
       assert.ok(child && h.ctx.agents.isOwnedBy('child', parent))
       assert.deepEqual(turnEnds(parent), [COMPLETED])
       assert.deepEqual(turnEnds(child!), [COMPLETED])
+    },
+  },
+  {
+    group: 'AGENT-INITIATOR-DRAIN', clause: 141, title: 'Q8: waking sends racing a shutdown (from an effect of the unloading root) leave no agent running; every whenIdle and the shutdown settle',
+    async run(target) {
+      const h = await makeHarness(target)
+      const refused: unknown[] = []
+      let agent: Agent | undefined
+      let idle: Promise<void> | undefined
+      const send = (text: string): void => {
+        try {
+          agent!.followup(h.msg(text))
+        } catch (error) {
+          refused.push(error)
+        }
+      }
+      // Runs once the root began unloading (its initiator scope is closing) and, registered before
+      // the agent's own lifecycle effect, before its teardown began: the sends race the shutdown.
+      h.ctx.effect(() => () => { send('racing 1'); send('racing 2'); idle = agent!.whenIdle() }, 'q8.sender')
+      agent = (await h.create('s1')).agent
+      let done = false
+      const down = h.shutdown().then(() => { done = true })
+      for (let i = 0; i < 20 && !done; i++) await settle()
+      assert.ok(done, 'the shutdown settled')
+      await down
+      assert.ok(idle !== undefined, 'the sender ran during the shutdown')
+      await idle
+      assert.equal(agent.status, 'idle', 'no agent left running with nothing to run')
+      // §12 Q3: a send after teardown began may be refused as disposed; nothing else may fail it.
+      for (const error of refused) assert.match(String((error as Error)?.message), /disposed/, `a racing send failed with ${String(error)}`)
     },
   },
   {

@@ -13,6 +13,15 @@ function scopeOf(h: Harness, ctx: Context): unknown {
 
 const GROUP = 'AGENT-PUBLIC-INTERFACE'
 
+/** How a promise settled, without throwing. */
+async function outcomeOf(promise: Promise<unknown>): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await promise }
+  } catch (error) {
+    return { ok: false, error }
+  }
+}
+
 const BAD_MAX_TOKENS = [0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]
 
 function assertStatus(agent: Agent): void {
@@ -125,6 +134,54 @@ export const publicInterfaceCases: DirectedCase[] = [
       await h.create('bad-0', { agentOptions: { maxTokens: 1 } })
       await h.ctx.agents.resume({ resumeSessionId: 'r1', agentOptions: { maxTokens: Number.MAX_SAFE_INTEGER } })
       assert.deepEqual(h.ctx.agents.list().map((a) => a.id), ['bad-0', 'r1'])
+    },
+  },
+  {
+    group: GROUP, clause: 14, title: 'agentOptions that is not an object (a string, a number), if refused, is refused with a TypeError before any publication (create and resume)',
+    async run(target) {
+      // §3.1 step 3 / §3.5 row A validate agentOptions, but the contract makes only maxTokens a MUST:
+      // a non-object is outside the AgentOptions type and a factory may accept it (§2 keeps the very
+      // object it was given). What it may not do is refuse it late or with another kind of error.
+      const { h } = await persisted(target, 'r1')
+      for (const [i, agentOptions] of (['fast', 42] as unknown as AgentOptions[]).entries()) {
+        const id = `odd-${i}`
+        const created = await outcomeOf(h.create(id, { agentOptions }))
+        if (created.ok) await (created.value as { dispose(): Promise<void> }).dispose()
+        else {
+          assert.ok(created.error instanceof TypeError, `agentOptions ${JSON.stringify(agentOptions)}: a refusal must be a TypeError, got ${String(created.error)}`)
+          assertNothingPublished(h, id)
+        }
+        const resumed = await outcomeOf(h.ctx.agents.resume({ resumeSessionId: 'r1', agentOptions }))
+        if (resumed.ok) await (resumed.value as { dispose(): Promise<void> }).dispose()
+        else {
+          assert.ok(resumed.error instanceof TypeError, `resume agentOptions ${JSON.stringify(agentOptions)}: a refusal must be a TypeError, got ${String(resumed.error)}`)
+          assertNothingPublished(h, 'r1')
+        }
+        assertEmpty(h)
+      }
+    },
+  },
+  {
+    group: GROUP, clause: 14, title: 'create or resume options that are not an object (a string, a number), if refused, are refused with an Error before anything is minted',
+    async run(target) {
+      // §2 obliges a factory to validate its options, but names no error and no shape check: a
+      // runtime may read a string's missing sessionId as "pick one" (the kit's store does). What it
+      // may not do is mint or publish something for options it then refuses (§3.5 row A).
+      const { h } = await persisted(target, 'r1')
+      for (const options of ['s1', 42] as unknown[]) {
+        const before = h.observed.filter((o) => o.name === 'session/created').length
+        const created = await outcomeOf(h.ctx.agents.create(options as never))
+        if (created.ok) await (created.value as { dispose(): Promise<void> }).dispose()
+        else {
+          assert.ok(created.error instanceof Error, `create(${JSON.stringify(options)}): a refusal must be an Error, got ${String(created.error)}`)
+          assert.equal(h.observed.filter((o) => o.name === 'session/created').length, before, `create(${JSON.stringify(options)}) was refused after a session was minted and published`)
+        }
+        const resumed = await outcomeOf(h.ctx.agents.resume(options as never))
+        if (resumed.ok) await (resumed.value as { dispose(): Promise<void> }).dispose()
+        else assert.ok(resumed.error instanceof Error, `resume(${JSON.stringify(options)}): a refusal must be an Error, got ${String(resumed.error)}`)
+        assertEmpty(h)
+        assert.deepEqual(h.names('r1'), [], 'nothing published on r1')
+      }
     },
   },
   {

@@ -408,6 +408,40 @@ export const runtimeScopeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 30, title: 'a task that throws synchronously: runMaintenance returns a promise rejecting with it, and the agent is idle and usable',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      const failure = new Error('thrown synchronously')
+      let returned: Promise<unknown> | undefined
+      assert.doesNotThrow(() => { returned = agent.runMaintenance(() => { throw failure }) }, 'a promise preserving the rejection (§7.6), not a synchronous throw')
+      await assert.rejects(returned!, (e) => e === failure)
+      await agent.whenIdle()
+      assert.equal(await agent.runMaintenance(() => 'again'), 'again', 'the maintenance phase ended')
+      agent.followup(h.msg('after'))
+      await agent.whenIdle()
+      assert.deepEqual(turnEnds(agent), [COMPLETED])
+    },
+  },
+  {
+    group: GROUP, clause: 31, title: 'input parked before the maintenance (an idle inject) does not run when the task settles: only a wake during it latches',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      agent.inject(h.msg('parked'))
+      const held = gate()
+      const maintenance = agent.runMaintenance(() => held.promise)
+      held.open()
+      await maintenance
+      await agent.whenIdle()
+      await settle()
+      assert.equal(count(agent, 'turn/start'), 0, 'nothing woke the agent')
+      assert.equal(h.model.requests.length, 0)
+      assert.deepEqual(h.statuses('s1'), [])
+      assert.equal(agent.inbox.nextStep.length, 1)
+    },
+  },
+  {
     group: GROUP, clause: 32, title: 'a followup sent during maintenance and removed before it settles produces no turn',
     async run(target) {
       const h = await makeHarness(target)

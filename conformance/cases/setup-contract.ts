@@ -211,6 +211,19 @@ export const setupContractCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 40, title: 'a setup result that is not a commit object (null, {}, a string, a number) is no commit: the creation publishes normally',
+    async run(target) {
+      // §3.1 step 6: commit() runs "if returned"; anything else a setup resolves to is not a commit.
+      const h = await makeHarness(target)
+      for (const [i, value] of ([null, {}, 'done', 7] as unknown[]).entries()) {
+        const id = `s${i}`
+        const handle = await h.create(id, { setup: (async () => value) as unknown as AgentSetup })
+        assert.equal(h.ctx.agents.get(id), handle.agent, `setup resolving ${JSON.stringify(value)}`)
+        assert.deepEqual(lifecycle(h, id), ['session/created', 'agent/created', 'agent/session-start'])
+      }
+    },
+  },
+  {
     group: GROUP, clause: 41, title: "setup runs under the parent's initiator when created from the parent's driver; agentCtx.agent is the child",
     async run(target) {
       const h = await makeHarness(target)

@@ -360,6 +360,24 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 101,
+    title: 'an owner (or factory) unload started inside commit(): the liveness check after commit publishes nothing, rejects owner disposed (loop inactive)',
+    async run(target) {
+      // §3.1 step 7: publication starts with a liveness check, after commit() (step 6) ran.
+      for (const who of ['owner', 'factory'] as const) {
+        const h = await makeHarness(target)
+        const o = h.owner()
+        let unloading: Promise<void> | undefined
+        const commit = (): void => { unloading = who === 'owner' ? o.unload() : h.unloadFactory() }
+        const created = h.create('s1', { setup: () => ({ commit }) }, o.ctx)
+        await rejectsWith(created, who === 'owner' ? ERRORS.ownerDisposed('s1') : ERRORS.loopInactive)
+        await unloading
+        assertNothingPublished(h, 's1')
+        assertEmpty(h)
+      }
+    },
+  },
+  {
+    group: GROUP, clause: 101,
     title: 'owner unload during pending setup rejects owner disposed, publishes nothing, ids free (also when setup resolved just before)',
     async run(target) {
       for (const variant of ['never-settling', 'just-resolved'] as const) {
@@ -433,6 +451,28 @@ export const teardownCases: DirectedCase[] = [
       assert.equal(h.observed.length, before, 'later disposal and owner unload emit nothing more')
       await rejectsWith(h.ctx.agents.create({ sessionId: 's3' }), ERRORS.noFactory)
       assertEmpty(h)
+    },
+  },
+  {
+    group: GROUP, clause: 104,
+    needs: ['scopeMinting'],
+    title: 'factory unload during scope minting: creation rejects agent loop is not active and setup never runs',
+    async run(target) {
+      let hook: ((fiber: unknown, key: unknown) => void) | undefined
+      const h = await makeHarness(target, { scopeCreated: (fiber, key) => hook?.(fiber, key) })
+      let unloading: Promise<void> | undefined
+      hook = (_fiber, key) => {
+        if (typeof key !== 'object' || key === null || unloading) return
+        unloading = h.unloadFactory()
+      }
+      let setupRan = false
+      const created = h.create('s1', { setup: () => { setupRan = true } })
+      void created.catch(() => undefined)
+      assert.ok(unloading, 'the scope-minting observer should have run')
+      await unloading
+      await rejectsWith(created, ERRORS.loopInactive)
+      assert.equal(setupRan, false, 'setup must not run once the factory began unloading (§3.1, §3.5)')
+      assertNothingPublished(h, 's1')
     },
   },
   {

@@ -391,6 +391,85 @@ export const xCancelCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 145, title: 'a waking send after a cancel with the {kind:disposed} cause is parked, never latched (disposal never latches)',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      const reached = gate()
+      const slow = gate()
+      h.model.push(slowConvergence(reached, slow))
+      agent.followup(h.msg('first'))
+      await reached.promise
+      agent.cancel({ kind: 'disposed' }, { keepInbox: true })
+      agent.followup(h.msg('during convergence'))
+      slow.open()
+      await agent.whenIdle()
+      await settle()
+      // §7.2 step 4: a send while the aborted activity converges latches "unless the activity's abort
+      // reason is {kind:'disposed'}"; §7.3: "(unless disposed) latches".
+      assert.deepEqual(turnEnds(agent), [aborted({ kind: 'disposed' })], 'no turn ran the parked send')
+      assert.deepEqual(agent.inbox.nextTurn.map(textOf), ['during convergence'])
+      assert.equal(h.model.requests.length, 1)
+      assert.equal(agent.status, 'idle')
+    },
+  },
+  {
+    group: GROUP, clause: 157, title: 'a cancel is observed at the next await: no pre-step after assembly, no blocked or late reply, no turn-stopping after the step',
+    async run(target) {
+      // §10.1 checks the activity signal after every await, before any further work of the turn.
+      type Window = 'assembly' | 'pre-step then reject' | 'step/end observer' | 'reply after abort'
+      const windows: Window[] = ['assembly', 'pre-step then reject', 'step/end observer', 'reply after abort']
+      for (const where of windows) {
+        const h = await makeHarness(target)
+        const { agent } = await h.create('s1')
+        let preSteps = 0
+        let stopping = 0
+        h.ctx.on('agent/pre-step', (_p, next) => {
+          preSteps++
+          if (where !== 'pre-step then reject') return next()
+          agent.cancel(USER)
+          return { kind: 'reject' }
+        })
+        h.ctx.on('agent/turn-stopping', () => { stopping++ })
+        if (where === 'step/end observer') {
+          h.ctx.on('session/event', (_session, event) => { if (event.type === 'step/end') agent.cancel(USER) })
+        }
+        if (where === 'reply after abort') h.model.push(script.unheeding(() => agent.cancel(USER), 'late reply'))
+        agent.followup(h.msg('x'))
+        if (where === 'assembly') agent.cancel(USER)
+        await agent.whenIdle()
+        assert.deepEqual(turnEnds(agent), [aborted(USER)], `cancelled at ${where}: the abort wins over the listener's decision`)
+        assert.equal(preSteps, where === 'assembly' ? 0 : 1, `${where}: agent/pre-step dispatches`)
+        assert.equal(stopping, 0, `${where}: no agent/turn-stopping for an aborted step`)
+        const late = eventsOf(agent, 'assistant/message').filter((e) => (e.data as { interrupted?: unknown }).interrupted !== true)
+        // The step/end observer cancels after the step's reply was logged; everywhere else none may be.
+        assert.equal(late.length, where === 'step/end observer' ? 1 : 0, `${where}: a reply that arrives after the abort is not logged as a completed assistant/message`)
+        assert.equal(count(agent, 'step/end'), count(agent, 'step/start'), `${where}: steps balanced`)
+      }
+    },
+  },
+  {
+    group: GROUP, clause: 150, title: 'keepInbox cancel from a turn/start observer: the turn closes aborted before claiming; the item stays parked and the next wake runs it',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      let done = false
+      h.ctx.on('session/event', (_session, event) => {
+        if (event.type === 'turn/start' && !done) { done = true; agent.cancel(USER, { keepInbox: true }) }
+      })
+      agent.followup(h.msg('a'))
+      await agent.whenIdle()
+      await settle()
+      assert.deepEqual(turnsWithTexts(agent), [{ turn: 1, texts: [], steps: 0, reason: aborted(USER) }])
+      assert.deepEqual(h.names('s1', (o) => o.name === 'agent/inbox/claimed'), [], 'nothing claimed by the aborted turn')
+      assert.deepEqual(agent.inbox.nextTurn.map(textOf), ['a'], 'keepInbox: the pending item stays parked (§7.3)')
+      assert.equal(h.model.requests.length, 0)
+      agent.followup(h.msg('b'))
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent).slice(1).map((t) => [t.texts, t.reason]), [[['a'], COMPLETED], [['b'], COMPLETED]])
+    },
+  },
+  {
     group: GROUP, clause: 158, title: 'cancel during agent/turn-stopping ends the turn aborted with only one step',
     async run(target) {
       // Plain cancel (nothing left to run: only the post-stopping abort check can end it aborted), and

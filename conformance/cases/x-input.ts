@@ -58,10 +58,14 @@ export const xInputCases: DirectedCase[] = [
     async run(target) {
       const h = await makeHarness(target)
       const { agent } = await h.create('s1')
+      let stopping = 0
+      h.ctx.on('agent/turn-stopping', () => { stopping++ })
       h.model.push(script.fn(() => { agent.steer(h.msg('steer')); return script.text('first') }))
       agent.followup(h.msg('prompt'))
       await agent.whenIdle()
       assert.deepEqual(turnsWithTexts(agent), [{ turn: 1, texts: ['prompt', 'steer'], steps: 2, reason: COMPLETED }])
+      // §10.1: turn-stopping only when the turn would stop (no next-step input pending): not after step 1.
+      assert.equal(stopping, 1, 'agent/turn-stopping dispatched while steering was pending for the next step')
       assert.ok(userSeq(agent.session.events, 'steer') > seqOf(agent, (e) => e.type === 'step/start', 1))
       assert.equal(h.model.requests.length, 2)
       assert.deepEqual(h.model.requests[1]!.messages.map((m) => m.text), ['prompt', 'first', 'steer'])
@@ -182,7 +186,8 @@ export const xInputCases: DirectedCase[] = [
       await agent.whenIdle()
       const [reason] = turnEnds(agent) as { kind: string; error?: { message?: string } }[]
       assert.equal(reason?.kind, 'error')
-      assert.equal(reason?.error?.message, 'model down')
+      // §10.1/§10.2: the failure is normalized to {message, code:'UNKNOWN'} in turn/end.
+      assert.deepEqual(reason?.error, { message: 'model down', code: 'UNKNOWN' })
       assert.equal(errors.length, 1)
       assert.equal(errors[0]!.turn, 1)
       assert.equal((errors[0]!.error as Error).message, 'model down')
@@ -217,6 +222,20 @@ export const xInputCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 169, title: "a seed whose first event is the last turn/start: the agent's first turn continues after it",
+    async run(target) {
+      const h = await makeHarness(target)
+      const seed: SessionEvent[] = [
+        { type: 'turn/start', seq: 0, time: 1, data: { turn: 4 } },
+        { type: 'turn/end', seq: 1, time: 2, data: { turn: 4, reason: { kind: 'completed' } } },
+      ]
+      const { agent } = await h.create('s1', { seed })
+      agent.followup(h.msg('next'))
+      await agent.whenIdle()
+      assert.deepEqual(turnStarts(agent), [4, 5], 'numbering continues after the seed (the scan for the last turn/start reaches the first event)')
+    },
+  },
+  {
     group: GROUP, clause: 165, title: 'a pre-step reject drops only the claimed batch: queued prompts stay pending and run on the next wake (catalog M37)',
     async run(target) {
       const h = await makeHarness(target)
@@ -238,6 +257,55 @@ export const xInputCases: DirectedCase[] = [
       agent.followup(h.msg('wake'))
       await agent.whenIdle()
       assert.deepEqual(turnsWithTexts(agent).map((t) => t.texts), [[], ['queued step input', 'queued prompt'], ['wake']])
+    },
+  },
+  {
+    group: GROUP, clause: 165, title: 'a pre-step reject in a later turn of the same driver stops it: the prompt still queued stays parked until the next wake',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      h.ctx.on('agent/pre-step', ({ turn }, next) => (turn === 2 ? { kind: 'reject' } : next()))
+      // One driver runs turn 1 ('a') and, since input is pending, turn 2 ('b'), which is blocked.
+      agent.followup(h.msg('a'))
+      agent.followup(h.msg('b'))
+      agent.followup(h.msg('c'))
+      await agent.whenIdle()
+      await settle()
+      assert.deepEqual(turnsWithTexts(agent).map((t) => [t.turn, t.texts, t.reason]), [[1, ['a'], COMPLETED], [2, [], { kind: 'blocked' }]])
+      assert.deepEqual(agent.inbox.nextTurn.map(textOf), ['c'], 'parked: a blocked turn returns the driver to idle, nothing re-wakes it')
+      assert.equal(agent.status, 'idle')
+      assert.equal(h.model.requests.length, 1)
+      agent.followup(h.msg('d'))
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent).slice(2).map((t) => t.texts), [['c'], ['d']])
+    },
+  },
+  {
+    group: GROUP, clause: 164, title: 'a pre-step enter with [] at a later step, after the model completed, ends the turn completed with no further request',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      // Steering sent during step 1 makes a step 2, whose pre-step enters nothing: the turn ends (§10.1).
+      h.ctx.on('agent/pre-step', ({ step }, next) => (step === 2 ? { kind: 'enter', messages: [] } : next()))
+      h.model.push(script.fn(() => { agent.steer(h.msg('steer')); return script.text('first') }))
+      agent.followup(h.msg('prompt'))
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent), [{ turn: 1, texts: ['prompt'], steps: 1, reason: COMPLETED }])
+      assert.equal(h.model.requests.length, 1)
+      assert.equal(agent.inbox.hasPending, false, 'the claimed steering does not return')
+    },
+  },
+  {
+    group: GROUP, clause: 159, title: 'a tool follow-up reply makes another step of the same turn, with no new input',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      h.model.push(script.toolFollowUp(() => undefined), script.text('done'))
+      agent.followup(h.msg('prompt'))
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent), [{ turn: 1, texts: ['prompt'], steps: 2, reason: COMPLETED }])
+      assert.equal(h.model.requests.length, 2)
+      assert.deepEqual(eventsOf(agent, 'step/start').map((e) => e.data), [{ turn: 1, step: 1 }, { turn: 1, step: 2 }])
     },
   },
 ]

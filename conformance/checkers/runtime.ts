@@ -13,6 +13,12 @@ import type { Violation } from './violation.js'
 
 const ENDINGS = new Set(['completed', 'blocked', 'aborted', 'error'])
 
+/** A step boundary's payload as a message shows it. */
+function stepPayload(data: unknown): string {
+  const d = (data ?? {}) as { turn?: unknown; step?: unknown }
+  return `{turn: ${JSON.stringify(d.turn) ?? 'undefined'}, step: ${JSON.stringify(d.step) ?? 'undefined'}}`
+}
+
 /** Check status, whenIdle, turn shape and initiator observations. */
 export function checkRuntime(a: Analysis): Violation[] {
   const out: Violation[] = []
@@ -39,36 +45,42 @@ export function checkRuntime(a: Analysis): Violation[] {
     if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
-  const shape = new Map<string, { turn: number; open: boolean; step: boolean }>()
+  const shape = new Map<string, { turn: number; open: boolean; step: boolean; steps: number }>()
   for (const e of a.entries) {
     if (e.k === 'resumed') {
       let turn = 0
       for (const ev of e.events) if (ev.type === 'turn/start') turn = Number((ev.data as { turn?: number }).turn) || turn
-      shape.set(keyOf(e.world, e.id), { turn, open: false, step: false })
+      shape.set(keyOf(e.world, e.id), { turn, open: false, step: false, steps: 0 })
       continue
     }
     if (e.k === 'event' && e.name === 'session/created') {
-      shape.set(keyOf(e.world, e.id), { turn: 0, open: false, step: false })
+      shape.set(keyOf(e.world, e.id), { turn: 0, open: false, step: false, steps: 0 })
       continue
     }
     if (e.k !== 'append') continue
     const key = keyOf(e.world, e.id)
-    const s = shape.get(key) ?? { turn: 0, open: false, step: false }
+    const s = shape.get(key) ?? { turn: 0, open: false, step: false, steps: 0 }
     shape.set(key, s)
-    const data = e.data as { turn?: number; reason?: { kind?: string } | null }
+    const data = e.data as { turn?: number; step?: number; reason?: { kind?: string } | null }
     switch (e.type) {
       case 'turn/start':
         if (s.open) out.push(violation('X-INPUT', 159, `"${e.id}": turn/start ${data.turn} while turn ${s.turn} is still open`, e))
         if (data.turn !== s.turn + 1) out.push(violation('AGENT-CREATE-RESUME', 44, `"${e.id}": turn/start ${data.turn} after turn ${s.turn} (numbering must continue at ${s.turn + 1})`, e))
         s.turn = Number(data.turn) || s.turn + 1
         s.open = true
+        s.steps = 0
         break
       case 'step/start':
         if (!s.open || s.step) out.push(violation('X-INPUT', 159, `"${e.id}": step/start outside an open turn or inside an open step`, e))
+        // §10.1: append('step/start', {turn, step}) with the open turn and the next step number.
+        else if (data.turn !== s.turn || data.step !== s.steps + 1) out.push(violation('X-INPUT', 159, `"${e.id}": step/start carried ${stepPayload(data)}; the open turn's next step is {turn: ${s.turn}, step: ${s.steps + 1}} (§10.1)`, e))
         s.step = true
+        s.steps++
         break
       case 'step/end':
         if (!s.step) out.push(violation('X-INPUT', 159, `"${e.id}": step/end without step/start`, e))
+        // §10.1: the step's finally appends step/end with the same {turn, step} as its step/start.
+        else if (data.turn !== s.turn || data.step !== s.steps) out.push(violation('X-INPUT', 159, `"${e.id}": step/end carried ${stepPayload(data)}; the open step is {turn: ${s.turn}, step: ${s.steps}} (§10.1)`, e))
         s.step = false
         break
       case 'user/message': case 'assistant/message':
