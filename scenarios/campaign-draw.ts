@@ -11,6 +11,9 @@ import { swarmOptionsArbitrary } from './arbitraries/swarm.js'
 import { SCENARIOS } from './catalog.js'
 import type { Scenario } from './scenario.js'
 
+/** The options of a caller that gives none (one object, so its arbitraries are built once). */
+const NO_OPTIONS: ArbitraryOptions = Object.freeze({})
+
 /**
  * The named scenarios a random-program campaign mixes in: those whose operations `options`
  * allows and that do not expect a deadlock of their own.
@@ -31,21 +34,36 @@ export function scenarioMix(options: ArbitraryOptions = {}): readonly Scenario[]
  * - 3: a named scenario (the `⌊b/4⌋`-th of {@link scenarioMix}, cyclically), a hand-built race
  *   random programs reach only rarely.
  */
-export function programForSeed(r: number, options: ArbitraryOptions = {}, mix: readonly Scenario[] = scenarioMix(options)): Program {
+export function programForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options)): Program {
   return drawForSeed(r, options, mix).program
 }
 
 /** {@link programForSeed}, and the named scenario it came from (if it did). */
-export function drawForSeed(r: number, options: ArbitraryOptions = {}, mix: readonly Scenario[] = scenarioMix(options)): { program: Program; scenario?: Scenario } {
+export function drawForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options)): { program: Program; scenario?: Scenario } {
   const block = Math.floor(r / 4)
   if (block % 4 === 3 && mix.length > 0) {
     const scenario = mix[Math.floor(block / 4) % mix.length]!
     return { program: { ...scenario.program, name: `scenario ${scenario.name} ${r}` }, scenario }
   }
   const swarm = block % 4 === 2
-  const arbitrary = swarm ? swarmOptionsArbitrary(options).chain((o) => programArbitrary(o)) : programArbitrary(options)
-  const [program] = fc.sample(arbitrary, { seed: r, numRuns: 1 })
+  const [program] = fc.sample(arbitrariesFor(options)[swarm ? 'swarm' : 'full'], { seed: r, numRuns: 1 })
   return { program: { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` } }
+}
+
+/**
+ * The two top-level arbitraries of a campaign's options, built once per options object: building
+ * them is most of a draw's cost, and arbitraries are immutable (`fc.sample` with a seed gives the
+ * same value from a new or a reused one).
+ */
+const ARBITRARIES = new WeakMap<ArbitraryOptions, { full: fc.Arbitrary<Program>; swarm: fc.Arbitrary<Program> }>()
+
+function arbitrariesFor(options: ArbitraryOptions): { full: fc.Arbitrary<Program>; swarm: fc.Arbitrary<Program> } {
+  let built = ARBITRARIES.get(options)
+  if (built === undefined) {
+    built = { full: programArbitrary(options), swarm: swarmOptionsArbitrary(options).chain((o) => programArbitrary(o)) }
+    ARBITRARIES.set(options, built)
+  }
+  return built
 }
 
 /** Whether `program` uses operation `op` anywhere. */

@@ -28,6 +28,11 @@ export interface CorpusEntry {
   readonly size: number
 }
 
+/** An entry with its rarity sum cached: Σ 1 / hits(t) over its novel transitions, as last computed. */
+interface Kept extends CorpusEntry {
+  rarity: number
+}
+
 /** Entries kept at most; past it the lowest-weight entry (the oldest among ties) leaves. */
 export const MAX_CORPUS = 4096
 
@@ -41,7 +46,14 @@ export interface GrowthPoint {
 export class Corpus {
   /** Runs that reached each transition. */
   readonly hits = new Map<string, number>()
-  readonly entries: CorpusEntry[] = []
+  readonly #entries: Kept[] = []
+  /**
+   * The entry each transition is novel for. A transition is novel for the first seed that reached
+   * it only, so this is a function: when a run reaches `t` again, only `owner(t)`'s rarity changes.
+   * Caching the rarity keeps a draw O(corpus) arithmetic instead of O(corpus × novel) map lookups
+   * (a 1,000,000-run campaign's corpus reaches thousands of entries).
+   */
+  readonly #owner = new Map<string, Kept>()
   /** The growth curve: one point each time coverage grew. */
   readonly growth: GrowthPoint[] = []
   #runs = 0
@@ -64,29 +76,43 @@ export class Corpus {
    */
   take(r: number, program: Program | undefined, runs: number, transitions: readonly string[]): void {
     const novel: string[] = []
+    const stale = new Set<Kept>()
     for (const t of transitions) {
       const n = this.hits.get(t)
       if (n === undefined) novel.push(t)
+      else {
+        const owner = this.#owner.get(t)
+        if (owner) stale.add(owner)
+      }
       this.hits.set(t, (n ?? 0) + 1)
     }
+    for (const e of stale) e.rarity = this.#rarity(e.novel)
     this.#runs += runs
     if (novel.length > 0) this.growth.push({ runs: this.#runs, transitions: this.hits.size })
     if (this.keep && program !== undefined && novel.length > 0) {
-      this.entries.push({ program, r, novel, picked: 0, size: operationSlots(program).length })
-      if (this.entries.length > MAX_CORPUS) this.#evict()
+      const entry: Kept = { program, r, novel, picked: 0, size: operationSlots(program).length, rarity: this.#rarity(novel) }
+      this.#entries.push(entry)
+      for (const t of novel) this.#owner.set(t, entry)
+      if (this.#entries.length > MAX_CORPUS) this.#evict()
     }
+  }
+
+  /** The kept entries, oldest first. */
+  get entries(): readonly CorpusEntry[] {
+    return this.#entries
   }
 
   /** Draw a parent (weighted), or `undefined` when the corpus is empty. */
   choose(rng: Rng): CorpusEntry | undefined {
-    if (this.entries.length === 0) return undefined
-    const weights = this.entries.map((e) => this.#weight(e))
+    const entries = this.#entries
+    if (entries.length === 0) return undefined
+    const weights = entries.map((e) => this.#weight(e))
     let x = rng.float() * weights.reduce((a, b) => a + b, 0)
-    let chosen = this.entries[this.entries.length - 1]!
-    for (let i = 0; i < this.entries.length; i++) {
+    let chosen = entries[entries.length - 1]!
+    for (let i = 0; i < entries.length; i++) {
       x -= weights[i]!
       if (x < 0) {
-        chosen = this.entries[i]!
+        chosen = entries[i]!
         break
       }
     }
@@ -104,22 +130,27 @@ export class Corpus {
     return covered
   }
 
-  #weight(e: CorpusEntry): number {
+  #rarity(novel: readonly string[]): number {
     let w = 0
-    for (const t of e.novel) w += 1 / (this.hits.get(t) ?? 1)
-    return w / Math.sqrt(1 + e.picked) / (1 + e.size / 10)
+    for (const t of novel) w += 1 / (this.hits.get(t) ?? 1)
+    return w
+  }
+
+  #weight(e: Kept): number {
+    return e.rarity / Math.sqrt(1 + e.picked) / (1 + e.size / 10)
   }
 
   #evict(): void {
     let worst = 0
     let lowest = Number.POSITIVE_INFINITY
-    this.entries.forEach((e, i) => {
+    this.#entries.forEach((e, i) => {
       const w = this.#weight(e)
       if (w < lowest) {
         lowest = w
         worst = i
       }
     })
-    this.entries.splice(worst, 1)
+    const [gone] = this.#entries.splice(worst, 1)
+    for (const t of gone!.novel) if (this.#owner.get(t) === gone) this.#owner.delete(t)
   }
 }
