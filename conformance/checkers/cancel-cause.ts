@@ -3,7 +3,8 @@
  * cause of the first request that aborted it, whatever window that request landed in and whatever
  * cancels followed (from a listener, from an observer of the abort itself, or a later teardown).
  * Checked where the first request is a `cancel` of the agent made while the turn was open; when a
- * teardown came first the disposal may reach the agent later (through a parent's scope), and when
+ * teardown came first the disposal may reach the agent later (through a parent's scope) or its
+ * creation was rolled back after publication (the rollback aborts as disposed), and when
  * another request was made from inside the first one's inbox clear it may have aborted first, so
  * such turns are not judged.
  * @module
@@ -44,6 +45,11 @@ export function checkCancelCause(a: Analysis): Violation[] {
       // A teardown requested before it (even before the turn opened) may reach the agent later.
       const torn = teardownRequest(a, life, e.i)
       if (torn && torn.invoke.i < first.window.invoke.i) continue
+      // A creation that fails after publication rolls the agent back (§3.5), aborting it as
+      // disposed from a point the trace does not mark (a throwing creation listener, a failing
+      // commit): a cancel made before the creation's failure may come second.
+      const creation = life.tx?.outcome
+      if (creation?.status === 'fail' && first.window.invoke.i < creation.i) continue
       const recorded = data.reason.reason?.kind
       if (recorded === first.cause) continue
       out.push(violation('X-CANCEL', 156, `"${life.id}": turn ${String(data.turn)} ended aborted with cause ${JSON.stringify(recorded)}, but the first request to abort it was cancel(${first.cause}) (${first.window.invoke.actor} ${first.window.invoke.what}); the first cause wins`, e))

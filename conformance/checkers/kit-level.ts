@@ -58,15 +58,25 @@ export function checkKitLevel(a: Analysis): Violation[] {
 
 const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
 
-/** A boundary whose awaited unload of its own process never completed: the drain waited on itself (§9 137). */
+/**
+ * A boundary whose awaited unload of its own process never completed: the drain waited on itself
+ * (§9 137). Only an unload the boundary actually started counts: a boundary held up earlier (by an
+ * operation before the unload that hangs by the program's own choice) never reached it.
+ */
 function selfDeadlocks(a: Analysis): Violation[] {
   const out: Violation[] = []
-  const ended = new Set(a.entries.filter((e) => e.k === 'outcome').map((e) => e.k === 'outcome' ? `${e.actor}/${e.op}/${e.what}` : ''))
-  for (const e of a.entries) {
-    if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(`${e.actor}/${e.op}/${e.what}`)) continue
-    const unload = e.spec.ops.find((op) => UNLOADS.has(op.op))
-    if (!unload) continue
+  const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
+  const ended = new Set<string>()
+  for (const e of a.entries) if (e.k === 'outcome') ended.add(key(e))
+  a.entries.forEach((e, i) => {
+    if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(key(e))) return
+    const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
+    if (index < 0) return
+    const unload = e.spec.ops[index]!
+    const inner = ` in ${e.what}#${index}`
+    const started = a.entries.slice(i + 1).find((x) => x.k === 'invoke' && x.world === e.world && x.actor === e.actor && x.what.startsWith(unload.op) && x.what.endsWith(inner))
+    if (started?.k !== 'invoke' || ended.has(key(started))) return
     out.push(violation('AGENT-INITIATOR-DRAIN', 137, `"${e.spec.session}": ${e.actor}'s boundary awaiting ${unload.op} never completed (the unload waited on the boundary that awaits it)`, e))
-  }
+  })
   return out
 }

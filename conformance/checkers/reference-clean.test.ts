@@ -20,6 +20,12 @@
  * - a stub register from the `session/disposed` listener of a rolled-back resume, whose stub is
  *   announced and removed again inside the register (a throwing `agent/created` listener fails it):
  *   both edges are the stub's, not the resume's (§9 96, 55, 95; a guided campaign, run seed 33410).
+ * - a boundary held up by its own create's hanging setup never reaches the unload after it: only an
+ *   unload the boundary started can have waited on it (§9 137; a 1,000,000-run campaign, run seed 3894);
+ * - a cancel made while a published creation is being rolled back (a throwing scoped listener):
+ *   the rollback aborted the turn as disposed first (§9 156; run seed 6402);
+ * - a whenIdle() called from commit() on an idle agent resolved at once, and its caller saw it after
+ *   a session-start listener's steer had the agent running (§9 27; run seed 19714).
  * And one gap of the reference itself, which a guided 100,000-run campaign found at run seed 28098:
  * - a dispose from a `session/event` observer of `turn/end` while a followup waits in next-turn:
  *   the driver replaced the aborted activity controller and opened the next turn after dispose
