@@ -34,7 +34,10 @@ export function checkCancelCause(a: Analysis): Violation[] {
       start = undefined
       if (data?.reason?.kind !== 'aborted') continue
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
-      const requests = abortRequests(a, life, opened.i, e.i)
+      // A request still running when the turn opened (a cancel whose inbox clear woke the agent
+      // from a discard listener) aborts it after the clear: it came first.
+      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => r.window.outcome === undefined || r.window.outcome.i > opened.i)
+      const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
       if (!first || first.teardown || first.failed) continue
       // A cancel clears the inbox before it aborts (§7.3): one made from inside that clear's

@@ -85,6 +85,10 @@ export function checkInbox(a: Analysis): Violation[] {
         out.push(violation('AGENT-CREATE-RESUME', 47, `"${e.id}" resumed with an inbox that is not the replay of its persisted log: ${inboxDifference(e.inbox, durable, ['restored', 'persisted log'])}`, e))
       }
       projections.set(key, replayed.projection)
+      // A resume restores what its log holds pending, even a message another lifecycle of the id
+      // already took out (a load that read the disk before that removal was persisted): it may
+      // leave this inbox again.
+      for (const m of [...replayed.projection['next-turn'], ...replayed.projection['next-step']]) ended.delete(`${e.id}/${m}`)
       continue
     }
     if (e.k === 'event' && e.name === 'session/created') {

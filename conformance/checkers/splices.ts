@@ -14,7 +14,7 @@ import type { SplicePayload } from './projection.js'
 import { isCanceled, isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
-import { openOn, windowsOf } from './windows.js'
+import { openAt, openOn, windowsOf } from './windows.js'
 
 type Append = Extract<TraceEntry, { k: 'append' }>
 
@@ -51,7 +51,10 @@ export function checkSplices(a: Analysis): Violation[] {
     if (before && before.entry.d === e.d && before.splice.target === 'next-turn' && s?.target === 'next-step') {
       // (a remove is one splice of its own: a next-turn removal then a clear's next-step one are two operations)
       const removing = (x: Append): boolean => openOn(a, x.world, x.id, x.i, ['remove']).length > 0
-      if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole && !removing(before.entry) && !removing(e)) {
+      // Two clears in flight (a teardown requested from a discard listener of a cancel's clear) each
+      // keep the order, but the second one's next-step splice may follow the first one's next-turn.
+      const clearing = openOn(a, e.world, e.id, e.i, ['cancel']).length + windows.filter((w) => w.world === e.world && openAt(w, e.i) && TEARDOWN_OPS.has(w.spec.op) && (w.spec.op !== 'dispose' || w.spec.session === e.id)).length
+      if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole && !removing(before.entry) && !removing(e) && clearing < 2) {
         out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: clear() canceled next-turn before next-step (next-step comes first)`, e))
       }
       if (isClaim(before.splice) && isClaim(s)) {

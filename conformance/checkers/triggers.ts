@@ -31,6 +31,12 @@ function describe(w: OpWindow): string {
   return w.spec.op === 'unloadOwner' ? `owner "${w.spec.owner}" began unloading` : w.spec.op === 'abortSignal' ? `its signal "${w.spec.signal}" was aborted` : w.spec.op
 }
 
+/** Whether the operation invoked at entry `i` was performed by a listener of `agent/session-start` (its mark says so). */
+function startListener(a: Analysis, i: number): boolean {
+  const mark = a.entries[i - 1]
+  return mark?.k === 'mark' && / listener:agent\/session-start op$/.test(mark.label)
+}
+
 /** Check owner triggers against creations and live agents. */
 export function checkTriggers(a: Analysis): Violation[] {
   const out: Violation[] = []
@@ -52,7 +58,11 @@ export function checkTriggers(a: Analysis): Violation[] {
     }
     // 61: and the creation rejects.
     if (tx.outcome?.status === 'ok') {
-      const abort = creationAborts(windows, tx, tx.invoke.i, tx.outcome.i)[0]
+      // The outcome is recorded when the caller's continuation runs, possibly after work the
+      // session-start listeners started asynchronously (a maintenance, then a driver). Only a
+      // trigger pulled before session-start, or by a listener of session-start itself, certainly
+      // came before the last liveness check (§3.1 step 10).
+      const abort = creationAborts(windows, tx, tx.invoke.i, tx.outcome.i).find((w) => !life.sessionStart || w.invoke.i < life.sessionStart.i || startListener(a, w.invoke.i))
       if (abort) out.push(violation('AGENT-SCOPE-LIFECYCLE', 61, `"${tx.id}": ${tx.spec.op} resolved although ${describe(abort)} before it settled`, tx.outcome))
     }
     // 68: the creation signal is creation-only.
