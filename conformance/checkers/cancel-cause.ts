@@ -34,9 +34,12 @@ export function checkCancelCause(a: Analysis): Violation[] {
       start = undefined
       if (data?.reason?.kind !== 'aborted') continue
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
-      // A request still running when the turn opened (a cancel whose inbox clear woke the agent
-      // from a discard listener) aborts it after the clear: it came first.
-      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => r.window.outcome === undefined || r.window.outcome.i > opened.i)
+      // A cancel whose inbox clear woke the agent (a discard listener's followup opened the turn)
+      // aborts that turn after the clear: it came first. Its outcome entry alone does not say so
+      // (it is recorded when its caller resumes): the clear's canceled splice before the turn does.
+      const clearing = (r: { window: { invoke: { i: number } } }): boolean =>
+        life.appends.some((x) => x.i > r.window.invoke.i && x.i < opened.i && x.type === 'agent/inbox/spliced' && (x.data as { outcome?: unknown } | null)?.outcome === 'canceled')
+      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => (r.window.outcome === undefined || r.window.outcome.i > opened.i) && (r.teardown || clearing(r)))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
       if (!first || first.teardown || first.failed) continue
