@@ -15,6 +15,7 @@ import { isCanceled, isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { openAt, openOn, windowsOf } from './windows.js'
+import type { OpWindow } from './windows.js'
 
 type Append = Extract<TraceEntry, { k: 'append' }>
 
@@ -53,7 +54,9 @@ export function checkSplices(a: Analysis): Violation[] {
       const removing = (x: Append): boolean => openOn(a, x.world, x.id, x.i, ['remove']).length > 0
       // Two clears in flight (a teardown requested from a discard listener of a cancel's clear) each
       // keep the order, but the second one's next-step splice may follow the first one's next-turn.
-      const clearing = openOn(a, e.world, e.id, e.i, ['cancel']).length + windows.filter((w) => w.world === e.world && openAt(w, e.i) && TEARDOWN_OPS.has(w.spec.op) && (w.spec.op !== 'dispose' || w.spec.session === e.id)).length
+      // (open at either splice: a cancel's outcome may be recorded between them)
+      const clearers = (i: number): OpWindow[] => [...openOn(a, e.world, e.id, i, ['cancel']), ...windows.filter((w) => w.world === e.world && openAt(w, i) && TEARDOWN_OPS.has(w.spec.op) && (w.spec.op !== 'dispose' || w.spec.session === e.id))]
+      const clearing = new Set([...clearers(before.entry.i), ...clearers(e.i)]).size
       if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole && !removing(before.entry) && !removing(e) && clearing < 2) {
         out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: clear() canceled next-turn before next-step (next-step comes first)`, e))
       }
