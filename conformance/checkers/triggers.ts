@@ -76,11 +76,14 @@ export function checkTriggers(a: Analysis): Violation[] {
     // 43: a resume carries the persisted history.
     // (the disk at the invocation, superseded by the last load of that id before the publication:
     // the disk as this resume read it)
+    // (a mark with another creation's tx is that one's invocation; a load's mark names no tx, and
+    // with two resumes of one id in flight either may be this one's: the smallest disk it may have read)
     const persisted = tx.spec.op === 'resume'
-      ? marks.filter((m) => m.world === tx.world && m.i >= tx.invoke.i && m.i < life.sessionCreated.i && m.label.startsWith(`resume:${tx.id} persisted=`)).at(-1)
-      : undefined
-    if (persisted && tx.outcome?.status === 'ok') {
-      const n = Number(persisted.label.slice(persisted.label.lastIndexOf('=') + 1))
+      ? marks.filter((m) => m.world === tx.world && m.i >= tx.invoke.i && m.i < life.sessionCreated.i && (m.tx === undefined || m.tx === tx.tx) && m.label.startsWith(`resume:${tx.id} persisted=`))
+      : []
+    if (persisted.length > 0 && tx.outcome?.status === 'ok') {
+      const loads = persisted.filter((m) => m.tx === undefined)
+      const n = Math.min(...(loads.length > 0 ? loads : persisted.slice(-1)).map((m) => Number(m.label.slice(m.label.lastIndexOf('=') + 1))))
       const resumed = a.entries.find((e) => e.k === 'resumed' && e.world === tx.world && e.id === tx.id && e.i > life.sessionCreated.i)
       const length = resumed?.k === 'resumed' && (!life.sessionDisposed || resumed.i < life.sessionDisposed.i) ? resumed.events.length : 0
       if (length < n) out.push(violation('AGENT-CREATE-RESUME', 43, `"${tx.id}": resumed with ${length} events although ${n} were persisted`, life.sessionCreated))
