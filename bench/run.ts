@@ -24,6 +24,7 @@ import { benchFirstDetectionParallel, FIRST_DETECTION_FULL, firstDetectionSectio
 import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
+import { longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
 import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
@@ -112,6 +113,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
     ['schedule strategies on fixed programs (§2)', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
+    longCampaignGoal(),
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
     ...workers.map((w) => [
       `fuzz speed-up, ${w.target}`, '≥ 1.8× runs/s with 2 workers vs 1, on 2 cores',
@@ -124,6 +126,14 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
       cost.before ? (kitRatio(cost) >= 2 ? 'yes' : 'no') : 'n/a',
     ],
   ])
+}
+
+/** The million-run goal: the largest recorded reference campaign, and whether it ended clean. */
+function longCampaignGoal(): string[] {
+  const biggest = readLongCampaigns().filter((c) => !/--adapter/.test(c.command)).sort((x, y) => y.runs - x.runs)[0]
+  if (!biggest) return ['reference campaign', '1,000,000 runs, no violation', 'none recorded (§9)', 'n/a']
+  const clean = biggest.violatingRuns === 0
+  return ['reference campaign', '1,000,000 runs, no violation', `${fmt(biggest.runs)} runs at ${biggest.commit}: ${clean ? 'no violation' : `${fmt(biggest.violatingRuns)} violating runs (§9 says how they were settled)`}`, biggest.runs >= 1_000_000 && clean ? 'yes' : 'no']
 }
 
 async function main(): Promise<void> {
@@ -254,6 +264,12 @@ ${runCostSection(cost, costLoad)}
 ## 8. End to end: a hand-written fast-check property vs \`dsh-kit fuzz\`
 
 ${e2eSection(e2e, e2eLoad)}
+
+## 9. Long reference campaigns (recorded)
+
+A million runs take about an hour of this machine, too long to repeat inside \`npm run bench\`: each long campaign is recorded from its \`fuzz --json\` report with \`node dist/bench/long-campaigns.js\` (the command, the commit that ran it, and how any violation was settled) in \`bench/long-campaigns.json\`, and printed here.
+
+${longCampaignsSection(readLongCampaigns())}
 
 ## Goals vs measured
 
