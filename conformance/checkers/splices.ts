@@ -14,7 +14,7 @@ import type { SplicePayload } from './projection.js'
 import { isCanceled, isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
-import { openAt, openOn, windowsOf } from './windows.js'
+import { openAt, openOn, teardownRequest, windowsOf } from './windows.js'
 import type { OpWindow } from './windows.js'
 
 type Append = Extract<TraceEntry, { k: 'append' }>
@@ -70,6 +70,9 @@ export function checkSplices(a: Analysis): Violation[] {
     if (!life || life.tx?.outcome?.status === 'fail') return
     const tearing = windows.some((w) => w.world === e.world && w.invoke.i > life.sessionCreated.i && w.invoke.i < e.i && TEARDOWN_OPS.has(w.spec.op))
     if (tearing) return
+    // A child agent (created through a parent's ctx) is torn down with its parent, even by a request
+    // made before the child existed (§5.1: the parent's teardown disposes its scope and children).
+    if (life.tx?.owner?.startsWith('agent:') && teardownRequest(a, life, e.i)) return
     const end = life.appends.find((x) => x.i > e.i && x.type === 'turn/end')
     const blocked = (end?.data as { reason?: { kind?: string } } | undefined)?.reason?.kind === 'blocked'
     out.push(violation('X-INPUT', blocked ? 165 : 163, `"${e.id}" seq ${e.seq}: ${s.target} items canceled with no cancel, remove or teardown asking for it${blocked ? ' (a pre-step rejection drops only the claimed batch)' : ''}`, e))

@@ -56,6 +56,10 @@ export function checkWake(a: Analysis): Violation[] {
       if (!start || start.i > idle.invoke.i) continue
       const end = marks.find((x) => x.i > start.i && x.label === maintenanceMark(m.invoke.actor, m.invoke.what, 'end'))
       if (end && end.i < idle.outcome.i) continue
+      // The agent that ran the maintenance is gone when whenIdle() is called (rolled back or torn
+      // down; the id may now name a stub or a new agent): that whenIdle() is another agent's.
+      const ran = a.lives.find((l) => l.world === m.world && l.id === session && l.sessionCreated.i < start.i && (!l.sessionDisposed || l.sessionDisposed.i > start.i))
+      if (ran?.sessionDisposed && ran.sessionDisposed.i < idle.invoke.i) continue
       out.push(violation('X-INPUT', 31, `"${session}": whenIdle() resolved while the maintenance task it was called during was still running`, idle.outcome))
     }
   }
