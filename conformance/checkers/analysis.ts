@@ -139,7 +139,9 @@ export function analyse(trace: Trace, program: Program): Analysis {
         // A stub the program registers directly announces itself: not an edge of any lifecycle (set
         // aside until the register's outcome says whether it announced anything).
         if (e.name === 'agent/created') {
-          const registrar = [...registering].find(([, id]) => id === key)?.[0]
+          // (a register whose stub was already announced and removed again announces nothing more:
+          // a later edge is the lifecycle publishing meanwhile)
+          const registrar = [...registering].find(([invoke, id]) => id === key && !setAside.get(invoke)?.some((edge) => edge.name === 'agent/disposed'))?.[0]
           if (registrar !== undefined) {
             setAside.set(registrar, [...(setAside.get(registrar) ?? []), e])
             break
