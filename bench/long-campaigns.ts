@@ -6,7 +6,8 @@
  *
  * `node dist/bench/long-campaigns.js --report <fuzz.json> --command "<the fuzz command>" --commit <sha>
  *   [--wall <seconds>] [--settled "<how each violation was settled>"]` appends a record to
- * bench/long-campaigns.json.
+ * bench/long-campaigns.json; `--write` (alone or with a record) rewrites that section of RESULTS.md
+ * and its goal row from the records, leaving the rest of the file as it was measured.
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -49,7 +50,33 @@ export function longCampaignsSection(records: readonly LongCampaign[]): string {
   return `${table(['command', 'commit', 'date', 'runs', 'wall', 'outcomes', 'violations'], rows)}${notes.length ? `\n\n${notes.join('\n')}` : ''}`
 }
 
+const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url))
+const HEADING = '## 9. Long reference campaigns (recorded)'
+
+/** The million-run goal row of RESULTS.md: the largest recorded reference campaign, and whether it ended clean. */
+export function longCampaignGoal(records: readonly LongCampaign[]): string[] {
+  const biggest = records.filter((c) => !/--adapter/.test(c.command)).sort((x, y) => y.runs - x.runs)[0]
+  if (!biggest) return ['reference campaign', '1,000,000 runs, no violation', 'none recorded (§9)', 'n/a']
+  const clean = biggest.violatingRuns === 0
+  return ['reference campaign', '1,000,000 runs, no violation', `${fmt(biggest.runs)} runs at ${biggest.commit}: ${clean ? 'no violation' : `${fmt(biggest.violatingRuns)} violating runs (§9 says how they were settled)`}`, biggest.runs >= 1_000_000 && clean ? 'yes' : 'no']
+}
+
+/** Replace §9's body and the goal row in RESULTS.md text. */
+export function rewriteResults(text: string, records: readonly LongCampaign[]): string {
+  const start = text.indexOf(HEADING)
+  const end = text.indexOf('\n## Goals vs measured', start)
+  if (start < 0 || end < 0) throw new Error(`bench/RESULTS.md has no "${HEADING}" section: run npm run bench first`)
+  const intro = text.slice(start, end).split('\n\n').slice(0, 2).join('\n\n')
+  let out = `${text.slice(0, start)}${intro}\n\n${longCampaignsSection(records)}\n${text.slice(end)}`
+  out = out.replace(/^\| reference campaign \|.*$/m, `| ${longCampaignGoal(records).join(' | ')} |`)
+  return out
+}
+
 function main(): void {
+  if (process.argv.includes('--write') && !arg('report')) {
+    writeFileSync(RESULTS, rewriteResults(readFileSync(RESULTS, 'utf8'), readLongCampaigns()))
+    return
+  }
   const report = arg('report')
   const command = arg('command')
   const commit = arg('commit')
@@ -68,8 +95,10 @@ function main(): void {
     ...(r.stateCoverage ? { stateTransitions: r.stateCoverage.transitions } : {}),
     ...(settled ? { settled } : {}),
   }
-  writeFileSync(FILE, `${JSON.stringify([...readLongCampaigns(), record], null, 1)}\n`)
-  process.stdout.write(`recorded ${fmt(record.runs)} runs of \`${command}\` in ${FILE}\n`)
+  const records = [...readLongCampaigns(), record]
+  writeFileSync(FILE, `${JSON.stringify(records, null, 1)}\n`)
+  process.stdout.write(`recorded ${fmt(record.runs)} runs of \`${command}\` in bench/long-campaigns.json\n`)
+  if (process.argv.includes('--write')) writeFileSync(RESULTS, rewriteResults(readFileSync(RESULTS, 'utf8'), records))
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main()

@@ -8,6 +8,8 @@
  * process, then the first detection from a cold start (guided vs unguided vs fast-check) on every
  * core. `--before <commit>` names the build the CPU per run is compared with (default fe2d5bf).
  *
+ * `node dist/bench/run.js --quick` (or `npm run bench -- --quick`) runs every section at reduced
+ * settings (about a quarter of the full run's time) and writes RESULTS.md with a banner saying so.
  * `node dist/bench/run.js --smoke` runs everything scaled down (a minute) to check the harness;
  * its RESULTS are not meant to be committed.
  * @module
@@ -20,11 +22,11 @@ import { benchCampaign, benchCertify, campaignGrowth, campaignTable, certifyTabl
 import type { CampaignResult, CertifySample } from './certify.js'
 import { arg, fmt, median, table } from './common.js'
 import { bestKit, benchDetectParallel, detectTable, orderingMeasurements, scheduleDependent, speedup } from './detect.js'
-import { benchFirstDetectionParallel, FIRST_DETECTION_FULL, firstDetectionSection, firstDetectionSummary } from './first-detection.js'
+import { benchFirstDetectionParallel, FIRST_DETECTION_FULL, FIRST_DETECTION_QUICK, firstDetectionSection, firstDetectionSummary } from './first-detection.js'
 import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
-import { longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
+import { longCampaignGoal, longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
 import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
@@ -38,6 +40,8 @@ import { benchWorkers, idleEstimate, workersTable } from './workers.js'
 import type { WorkersRow } from './workers.js'
 
 const smoke = process.argv.includes('--smoke')
+/** `--quick`: every section at reduced settings (about a quarter of the full run), written to RESULTS.md with a banner. */
+const quick = !smoke && process.argv.includes('--quick')
 /** `--before <commit>`: the build the per-run CPU is compared with. */
 const BEFORE = arg('before') ?? DEFAULT_BEFORE
 const RESULTS = fileURLToPath(new URL(smoke ? '../../bench/RESULTS.smoke.md' : '../../bench/RESULTS.md', import.meta.url))
@@ -47,6 +51,11 @@ const CONFIG = smoke
     schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2,
     workersReps: 1, workersSeconds: 2, workersMaxRuns: 200, costReps: 1, costSeconds: 2, costMaxRuns: 300,
     e2eReps: 1, e2eSeeds: 2, e2eCap: 10, e2ePropertyRuns: 300, e2eFuzzRuns: 200, e2eOnly: ['M01', 'M09', 'M18'] as readonly string[] | undefined, firstSeeds: 1, firstCap: 30,
+  }
+  : quick ? {
+    schedulerReps: 3, schedulerScale: 1, batchSeconds: 1, quickReps: 2, thoroughReps: 1, campaignRuns: 20_000, campaignEvery: 2_000, seeds: 10, cap: 100, randomCandidates: 6, screenRuns: 4,
+    workersReps: 2, workersSeconds: 8, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 2, costSeconds: 8, costMaxRuns: Number.POSITIVE_INFINITY,
+    e2eReps: 1, e2eSeeds: 5, e2eCap: 100, e2ePropertyRuns: 3_000, e2eFuzzRuns: 1_500, e2eOnly: undefined as readonly string[] | undefined, firstSeeds: FIRST_DETECTION_QUICK.seeds, firstCap: FIRST_DETECTION_QUICK.cap,
   }
   : {
     schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6,
@@ -113,7 +122,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
     ['schedule strategies on fixed programs (§2)', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
-    longCampaignGoal(),
+    longCampaignGoal(readLongCampaigns()),
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
     ...workers.map((w) => [
       `fuzz speed-up, ${w.target}`, '≥ 1.8× runs/s with 2 workers vs 1, on 2 cores',
@@ -126,14 +135,6 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
       cost.before ? (kitRatio(cost) >= 2 ? 'yes' : 'no') : 'n/a',
     ],
   ])
-}
-
-/** The million-run goal: the largest recorded reference campaign, and whether it ended clean. */
-function longCampaignGoal(): string[] {
-  const biggest = readLongCampaigns().filter((c) => !/--adapter/.test(c.command)).sort((x, y) => y.runs - x.runs)[0]
-  if (!biggest) return ['reference campaign', '1,000,000 runs, no violation', 'none recorded (§9)', 'n/a']
-  const clean = biggest.violatingRuns === 0
-  return ['reference campaign', '1,000,000 runs, no violation', `${fmt(biggest.runs)} runs at ${biggest.commit}: ${clean ? 'no violation' : `${fmt(biggest.violatingRuns)} violating runs (§9 says how they were settled)`}`, biggest.runs >= 1_000_000 && clean ? 'yes' : 'no']
 }
 
 async function main(): Promise<void> {
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
   const regressions = measured.filter((r) => r.main!.programSource === 'regression').length
   const out = `# Benchmarks
 
-${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, workers ${minutes(t3a - t3)}, run cost ${minutes(t3b - t3a)}, end to end ${minutes(t3c - t3b)}, detection ∥ campaign ${minutes(t4 - t3c)}, first detection ${minutes(t5 - t4)})
+${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : quick ? '**QUICK RUN (`npm run bench -- --quick`: every section at the reduced settings listed under Commands; counts and medians rest on fewer samples than a full run).**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, workers ${minutes(t3a - t3)}, run cost ${minutes(t3b - t3a)}, end to end ${minutes(t3c - t3b)}, detection ∥ campaign ${minutes(t4 - t3c)}, first detection ${minutes(t5 - t4)})
 
 ## Machine
 
@@ -251,7 +252,7 @@ ${campaign.failures.map((f) => `- ${f.key} (run seed ${f.runSeed}, ${f.strategy}
 
 ${profileTables(profile)}
 
-${firstDetectionSection(first, { seeds: CONFIG.firstSeeds, cap: CONFIG.firstCap, jobs: cpus().length, minutes: (t5 - t4) / 60_000, quick: smoke, load: `${firstLoad} at start (${cpus().length} CPUs)` })}
+${firstDetectionSection(first, { seeds: CONFIG.firstSeeds, cap: CONFIG.firstCap, jobs: cpus().length, minutes: (t5 - t4) / 60_000, quick: smoke || quick, load: `${firstLoad} at start (${cpus().length} CPUs)` })}
 
 ## 6. Every core: \`dsh-kit fuzz\` with 1 and 2 workers
 
