@@ -109,12 +109,17 @@ describe('the npm package', () => {
     `)
 
     // Steps 3 and 4: certify, and the report it prints (npx --no: never fetch a command from the registry).
-    const certify = await run('npx', ['--no', 'dsh-kit', 'certify', '--adapter', './my-adapter.mjs', '--json', 'certificate.json'], project)
+    const certify = await run('npx', ['--no', 'dsh-kit', 'certify', '--adapter', './my-adapter.mjs', '--json', 'certificate.json', '--html', 'certificate.html'], project)
     expect(certify.code, certify.out).toBe(0)
     expect(certify.out).toMatch(/dsh-kit certify — suite \S+, adapter my-loop@1\.0\.0, profile quick/)
     expect(certify.out).toMatch(/^PASSED: \d+ clauses pass, 0 fail/m)
     const certificate = JSON.parse(readFileSync(join(project, 'certificate.json'), 'utf8')) as { passed: boolean; adapter: { name: string } }
     expect(certificate).toMatchObject({ passed: true, adapter: { name: 'my-loop' } })
+    // The certificate page, written by the installed package: the verdict and a row per clause.
+    const page = readFileSync(join(project, 'certificate.html'), 'utf8')
+    expect(page).toMatch(/my-loop@1\.0\.0/)
+    expect(page).toContain('AGENT-TEARDOWN-TEST 97')
+    expect(page).toMatch(/PASSED/)
 
     // Step 5: read a clause from the installed package's reference.
     const clause = await run('npx', ['--no', 'dsh-kit', 'list', '--clause', 'AGENT-TEARDOWN-TEST 97'], project)
