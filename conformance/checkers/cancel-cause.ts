@@ -21,6 +21,12 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
   return mark?.k === 'mark' && / abort:\S+ op$/.test(mark.label)
 }
 
+/** Whether the operation invoked at entry `i` was performed by a listener (its mark says `listener:`). */
+function fromListener(a: Analysis, i: number): boolean {
+  const mark = a.entries[i - 1]
+  return mark?.k === 'mark' && / listener:\S+ op$/.test(mark.label)
+}
+
 /** Check that an aborted turn records the first requested cause. */
 export function checkCancelCause(a: Analysis): Violation[] {
   const out: Violation[] = []
@@ -37,8 +43,14 @@ export function checkCancelCause(a: Analysis): Violation[] {
       // A cancel whose inbox clear woke the agent (a discard listener's followup opened the turn)
       // aborts that turn after the clear: it came first. Its outcome entry alone does not say so
       // (it is recorded when its caller resumes): the clear's canceled splice before the turn does.
-      const clearing = (r: { window: { invoke: { i: number } } }): boolean =>
-        life.appends.some((x) => x.i > r.window.invoke.i && x.i < opened.i && x.type === 'agent/inbox/spliced' && (x.data as { outcome?: unknown } | null)?.outcome === 'canceled')
+      // It woke the agent only if a waking send made from a listener inside its clear (after its
+      // first canceled splice) came before the turn; a send that merely surrounds the cancel (the
+      // cancel made from the send's own inserted listener) wakes the agent after the cancel ended.
+      const clearing = (r: { window: { invoke: { i: number } } }): boolean => {
+        const cleared = life.appends.find((x) => x.i > r.window.invoke.i && x.i < opened.i && x.type === 'agent/inbox/spliced' && (x.data as { outcome?: unknown } | null)?.outcome === 'canceled')
+        if (!cleared) return false
+        return a.entries.some((x, i) => i > cleared.i && i < opened.i && x.k === 'invoke' && x.world === life.world && (x.spec.op === 'followup' || x.spec.op === 'steer') && x.spec.session === life.id && fromListener(a, i))
+      }
       const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => (r.window.outcome === undefined || r.window.outcome.i > opened.i) && (r.teardown || clearing(r)))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
