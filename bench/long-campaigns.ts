@@ -52,6 +52,8 @@ export function longCampaignsSection(records: readonly LongCampaign[]): string {
 
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url))
 const HEADING = '## 9. Long reference campaigns (recorded)'
+/** The section's first paragraph (bench/run.ts prints the same). */
+export const LONG_CAMPAIGNS_INTRO = 'A million runs take about an hour of this machine, too long to repeat inside `npm run bench`: each long campaign is recorded from its `fuzz --json` report with `node dist/bench/long-campaigns.js` (the command, the commit that ran it, and how any violation was settled) in `bench/long-campaigns.json`, and printed here.'
 
 /** The million-run goal row of RESULTS.md: the largest recorded reference campaign, and whether it ended clean. */
 export function longCampaignGoal(records: readonly LongCampaign[]): string[] {
@@ -64,10 +66,16 @@ export function longCampaignGoal(records: readonly LongCampaign[]): string[] {
 /** Replace §9's body and the goal row in RESULTS.md text. */
 export function rewriteResults(text: string, records: readonly LongCampaign[]): string {
   const start = text.indexOf(HEADING)
-  const end = text.indexOf('\n## Goals vs measured', start)
-  if (start < 0 || end < 0) throw new Error(`bench/RESULTS.md has no "${HEADING}" section: run npm run bench first`)
-  const intro = text.slice(start, end).split('\n\n').slice(0, 2).join('\n\n')
-  let out = `${text.slice(0, start)}${intro}\n\n${longCampaignsSection(records)}\n${text.slice(end)}`
+  const end = text.indexOf('\n## Goals vs measured', Math.max(start, 0))
+  let out: string
+  if (start >= 0 && end > start) {
+    const intro = text.slice(start, end).split('\n\n').slice(0, 2).join('\n\n')
+    out = `${text.slice(0, start)}${intro}\n\n${longCampaignsSection(records)}\n${text.slice(end)}`
+  } else {
+    // A RESULTS.md written before the section existed: put it before the goals (or at the end).
+    const section = `${HEADING}\n\n${LONG_CAMPAIGNS_INTRO}\n\n${longCampaignsSection(records)}\n`
+    out = end >= 0 ? `${text.slice(0, end)}\n${section}${text.slice(end)}` : `${text.trimEnd()}\n\n${section}`
+  }
   out = out.replace(/^\| reference campaign \|.*$/m, `| ${longCampaignGoal(records).join(' | ')} |`)
   return out
 }

@@ -26,7 +26,7 @@ import { benchFirstDetectionParallel, FIRST_DETECTION_FULL, FIRST_DETECTION_QUIC
 import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
-import { longCampaignGoal, longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
+import { LONG_CAMPAIGNS_INTRO, longCampaignGoal, longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
 import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
@@ -268,7 +268,7 @@ ${e2eSection(e2e, e2eLoad)}
 
 ## 9. Long reference campaigns (recorded)
 
-A million runs take about an hour of this machine, too long to repeat inside \`npm run bench\`: each long campaign is recorded from its \`fuzz --json\` report with \`node dist/bench/long-campaigns.js\` (the command, the commit that ran it, and how any violation was settled) in \`bench/long-campaigns.json\`, and printed here.
+${LONG_CAMPAIGNS_INTRO}
 
 ${longCampaignsSection(readLongCampaigns())}
 
