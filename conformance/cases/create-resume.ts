@@ -359,11 +359,13 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
-    group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a completed load's signal is never aborted",
+    group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a later resume loads and publishes",
     needs: ['preparations'],
     async run(target) {
-      // §3.1 R2–R4 and §3.3: the load races the fused signal (caller signal included); the temporary
-      // owner effect is removed, not run, once the load settled.
+      // §3.1 R2–R4 and §3.3: the load races the fused signal (caller signal included). What becomes
+      // of that signal once the load settled is not specified (§1.4: the persistence honours it until
+      // prepare returns; upstream's R4 removal runs the temporary effect, which aborts it), so it is
+      // not checked.
       const started = gate<AbortSignal | undefined>()
       const never = gate()
       const signals: (AbortSignal | undefined)[] = []
@@ -393,14 +395,7 @@ export const createResumeCases: DirectedCase[] = [
       const later = new AbortController()
       const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1', signal: later.signal })
       assert.equal(h.ctx.agents.get('r1'), ok.agent)
-      await settle()
-      const completed = signals.at(-1)
-      assert.equal(completed?.aborted, false, "a completed load's signal stays unaborted (the temporary owner effect is removed, not run)")
-      // The load's listeners are gone with it: neither the caller signal nor the factory's unload reaches it.
-      later.abort(reason)
-      assert.equal(completed?.aborted, false, 'the caller signal, aborted after the resume, does not reach the finished load')
-      await h.unloadFactory()
-      assert.equal(completed?.aborted, false, 'the factory unload does not reach the finished load')
+      assert.equal(signals.length, 2, 'one load per resume that got past its signal check')
     },
   },
   {
