@@ -292,7 +292,7 @@ export const CLASSIFICATIONS = [
   },
   {
     key: 'AGENT-INBOX-TEST 125',
-    match: /message "[^"]*" was discarded but never inserted/,
+    match: /message "[^"]*" (of "[^"]*" )?was (announced )?discarded but never (announced )?inserted/,
     ...DISCARD_ON_UNPUBLISHED_ROLLBACK,
     /** The discarded event came for an id with no session/created in that process, from a failed resume. */
     confirm(entries, violation) {
@@ -455,6 +455,16 @@ export const KIT_FIXES = [
       'only the guard ("livelock: more than 1000 model calls …"), so `report.mjs` compared two different first lines and',
       'reported the case as not reproduced. Fix: `report.mjs` counts a livelock rerun as reproducing a livelock failure,',
       'whichever watchdog named it, and says so in the rerun line.',
+    ].join('\n'),
+  },
+  {
+    title: 'A kept fuzz finding went unclassified without failing the report (AGENT-INBOX-TEST 125)',
+    text: [
+      'The inbox checker now words its message "message <id> of <agent> was announced discarded but never announced',
+      'inserted"; the rule for `findings/fuzz-125-discarded-before-publication.json` matched the older wording, so',
+      'REPORT.md called the finding UNCLASSIFIED while `report.mjs` exited 0 (it counted only the certificate\'s',
+      'failures). Fix: the rule matches both wordings, and `report.mjs` fails on an unreproduced or unclassified',
+      'kept finding as well.',
     ].join('\n'),
   },
 ]

@@ -8,7 +8,7 @@
  *
  *   node scripts/report.mjs --report <certify.json> [--out REPORT.md] [--runs runs] [--started <epoch ms>]
  *
- * Exit code: 0 when every failure reproduced and is classified, 1 otherwise.
+ * Exit code: 0 when every failure and every finding kept in findings/ reproduced and is classified, 1 otherwise.
  * @module
  */
 import { spawnSync } from 'node:child_process'
@@ -316,8 +316,9 @@ for (const fix of KIT_FIXES) push(`**${fix.title}.** ${fix.text.replace(/\n/g, '
 push('## Adapter notes', '', ...ADAPTER_NOTES.split('\n\n').map((p) => `${p.replace(/\n/g, ' ')}\n`))
 writeFileSync(values.out, `${lines.join('\n').trimEnd()}\n`)
 process.stderr.write(`report: wrote ${relative(process.cwd(), values.out)} (${failures.length} clauses failed by a run, ${caseFailures.length} directed cases failed)\n`)
-const bad = [...failures, ...caseFailures].filter((x) => !x.reproduced || !x.classification)
+// The findings kept from fuzzing count too: a checker whose wording changed must not leave one unread.
+const bad = [...failures, ...caseFailures, ...findings].filter((x) => !x.reproduced || !x.classification)
 if (bad.length > 0) {
-  process.stderr.write(`report: ${bad.map((x) => `${x.key} ${x.reproduced ? 'unclassified' : 'not reproduced'}`).join(', ')}\n`)
+  process.stderr.write(`report: ${bad.map((x) => `${x.name ? `finding ${x.name} (${x.key})` : x.key} ${x.reproduced ? 'unclassified' : 'not reproduced'}`).join(', ')}\n`)
   process.exitCode = 1
 }
