@@ -97,15 +97,106 @@ const OWNER_UNLOAD_SEEN_LATE = {
   ].join('\n'),
 }
 
+/** The reading of the D17 divergence (shared by the run rule of 98 and its directed cases). */
+const D17 = {
+  verdict: 'divergence',
+  title: 'D17 — an owner-fiber unload that starts after another trigger does not join the teardown',
+}
+
+const TEARDOWN_IN_OBSERVER = {
+  verdict: 'upstream',
+  title: 'a teardown requested from inside a session/event observer cannot clear the inbox (its clear is a reentrant append) (§12 Q4)',
+  /** The run shows: a dispose invoked from inside a session/event listener, then agent/disposed of that id. */
+  confirm(entries, violation) {
+    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+    const inline = entries.find((e) => e.k === 'invoke' && e.spec?.op === 'dispose' && e.spec.session === id && / from /.test(e.what))
+    const mark = inline && [...entries].reverse().find((e) => e.k === 'mark' && e.i < inline.i && /listener:session\/event/.test(e.label))
+    const disposed = inline && entries.find((e) => e.k === 'event' && e.name === 'agent/disposed' && e.id === id && e.i > inline.i)
+    return mark && disposed ? `teardown of "${id}" was requested from inside a session/event observer (${mark.label} #${mark.i}, ${inline.what} #${inline.i}); agent/disposed (#${disposed.i}) came with the pending items never canceled` : undefined
+  },
+  reading: [
+    'Upstream bug, the hazard §12 Q4 describes (`@deepseek-ai/dsh-agent-loop` 0.1.0-rc.8). The teardown closure of',
+    '`AgentLoop.prepare()` starts with `machine.cancel({kind:\'disposed\'})`, whose synchronous `inbox.clear()` appends',
+    'the `canceled` splices. Requested from inside a `session/event` observer (here: of the splice an inject just',
+    'wrote), that append reenters the session\'s publication and fails with `session append cannot reenter while',
+    'another append is being published`. Depending on who awaits it, the teardown then either rejects with that error',
+    '(the directed case: `handle.dispose()` awaited inside the observer) or resolves with the pending items never',
+    'canceled (the program: the dispose is not awaited; `agent/disposed` comes with them still pending, §9 114). The',
+    'contract decides (§12 Q4, Suite MUST): a teardown requested from inside any dispatch, `session/event` observers',
+    'included, still resolves and completes every step of §5.1 — the inbox clear included — and nothing is appended',
+    'after it resolved. The kit\'s reference defers the clear until the driver is quiescent and passes both. A fix',
+    'upstream: defer (or retry after the publication unwinds) a reentrant clear in the teardown.',
+  ].join('\n'),
+}
+
+/** §9 112 in the same run: the teardown requested from the observer rejected with the reentrant append's error. */
+const TEARDOWN_IN_OBSERVER_REJECTS = {
+  ...TEARDOWN_IN_OBSERVER,
+  reading: [
+    TEARDOWN_IN_OBSERVER.reading,
+    '',
+    'In this run the program does not await the teardown, and the checker of §9 112 (a requested teardown resolves)',
+    'sees it reject: the dispose invoked from the observer of the second inject\'s splice fails with the reentrant-append',
+    'error after detaching the agent and the session (the `finally` of the teardown closure), and the inject that',
+    'was being published then emits `agent/inbox/inserted` for the detached agent. Same root cause, same fix.',
+  ].join('\n'),
+  /** The run shows: a dispose invoked from inside a session/event listener whose outcome is the reentrant-append failure. */
+  confirm(entries, violation) {
+    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
+    const inline = entries.find((e) => e.k === 'invoke' && e.spec?.op === 'dispose' && e.spec.session === id && / from /.test(e.what))
+    const mark = inline && [...entries].reverse().find((e) => e.k === 'mark' && e.i < inline.i && /listener:session\/event/.test(e.label))
+    const failed = inline && entries.find((e) => e.k === 'outcome' && e.status === 'fail' && e.i > inline.i && e.what === inline.what && /session append cannot reenter/.test(e.detail))
+    const disposed = inline && entries.find((e) => e.k === 'event' && e.name === 'agent/disposed' && e.id === id && e.i > inline.i)
+    return mark && failed ? `teardown of "${id}" was requested from inside a session/event observer (${mark.label} #${mark.i}, ${inline.what} #${inline.i}); its inbox clear reentered the append being published and the teardown failed with "${failed.detail}" (#${failed.i})${disposed ? `, after agent/disposed (#${disposed.i})` : ''}` : undefined
+  },
+}
+
+/** §12 Q8: a wake that lands while the initiator scope closes (shared by the run rule of 27 and the directed case of 141). */
+const WAKE_WHILE_SCOPE_CLOSING = {
+  verdict: 'upstream',
+  title: '§12 Q8 — a wake while the initiator scope is closing leaves the agent running with nothing to run',
+  reading: [
+    'Upstream bug the contract anticipates in §12 Q8 (whose suite requirement is a MUST: a waking send racing a shutdown',
+    'never leaves an agent running with nothing to run; every `whenIdle()` settles). `ReactLoopAgent.wakeDriver()` sets',
+    'the `running` phase and `activityDone` first, then calls `loopCtx.agents.withInitiator(this, () => this.kick())`,',
+    'which throws `agent initiator scope is disposed` once the registry is closing (here: a shutdown whose teardown',
+    'runs an agent-scoped disposer that steers another agent). The throw escapes the send, the phase stays `running`',
+    'and the driver promise is never settled: the agent reads `running` forever and `whenIdle()` never resolves. The',
+    'kit\'s reference catches it, returns to idle and leaves the item parked.',
+  ].join('\n'),
+}
+
+/** A rolled-back resume announces the discard of its restored inbox (the fuzz finding of 125 and the directed case of 47). */
+const DISCARD_ON_UNPUBLISHED_ROLLBACK = {
+  verdict: 'upstream',
+  title: 'rolling back an unpublished resumed agent announces agent/inbox/discarded for an agent never announced',
+  reading: [
+    'Upstream bug (minor). When a resume fails after the agent object was built (setup throws or rejects, commit',
+    'throws, an abort), the rollback runs the full teardown on the unpublished agent: `cancel({kind:\'disposed\'})`',
+    'clears the inbox restored from the persisted log, which appends canceled splices to the never-attached session',
+    '(harmless: nothing is published or persisted) but also emits the live `agent/inbox/discarded` notification for',
+    'each restored item, about an agent whose `agent/created` never fired. §3.5 row E: a setup failure is observable',
+    'as scope disposal only; §3.6.3: never-announced entries are silent. Listeners keyed by message id see an item end',
+    'that was never announced to them. The kit\'s reference rolls an unpublished agent back with `keepInbox`.',
+  ].join('\n'),
+}
+
 /** Rules, most specific first. */
 export const CLASSIFICATIONS = [
   {
     key: 'AGENT-TEARDOWN-TEST 114',
     match: /were pending when teardown was requested and still are at agent\/disposed/,
-    get verdict() { return TEARDOWN_IN_OBSERVER.verdict },
-    get title() { return TEARDOWN_IN_OBSERVER.title },
-    get reading() { return TEARDOWN_IN_OBSERVER.reading },
-    confirm: (entries, violation) => TEARDOWN_IN_OBSERVER.confirm(entries, violation),
+    ...TEARDOWN_IN_OBSERVER,
+  },
+  {
+    key: 'AGENT-TEARDOWN-TEST 112',
+    match: /handle\.dispose\(\) rejected \("session append cannot reenter/,
+    ...TEARDOWN_IN_OBSERVER_REJECTS,
+  },
+  {
+    key: 'AGENT-PUBLIC-INTERFACE 11',
+    match: /has left the registry but its status reads "running"/,
+    ...WAKE_DURING_TEARDOWN,
   },
   {
     key: 'AGENT-TEARDOWN-TEST 107',
@@ -190,8 +281,7 @@ export const CLASSIFICATIONS = [
   {
     key: 'AGENT-RUNTIME-SCOPE 27',
     match: /deadlock: .* whenIdle\(([^)]+)\) never settled/,
-    verdict: 'upstream',
-    title: '§12 Q8 — a wake while the initiator scope is closing leaves the agent running with nothing to run',
+    ...WAKE_WHILE_SCOPE_CLOSING,
     /** A waking input to the agent failed with the closing initiator scope's error; whenIdle then never settles. */
     confirm(entries, violation) {
       const id = /whenIdle\(([^)]+)\)/.exec(violation.message)?.[1]
@@ -199,21 +289,11 @@ export const CLASSIFICATIONS = [
       const running = failed && entries.filter((e) => e.k === 'event' && e.name === 'agent/status' && e.id === id && e.i < failed.i).at(-1)
       return failed && running?.detail === 'running' ? `${failed.actor}'s ${failed.what} (#${failed.i}) set "${id}" running (#${running.i}) and then threw "${failed.detail}"; no idle status follows, and whenIdle(${id}) never settles` : undefined
     },
-    reading: [
-      'Upstream bug the contract anticipates in §12 Q8 (whose suite requirement is a MUST: a waking send racing a shutdown',
-      'never leaves an agent running with nothing to run; every `whenIdle()` settles). `ReactLoopAgent.wakeDriver()` sets',
-      'the `running` phase and `activityDone` first, then calls `loopCtx.agents.withInitiator(this, () => this.kick())`,',
-      'which throws `agent initiator scope is disposed` once the registry is closing (here: a shutdown whose teardown',
-      'runs an agent-scoped disposer that steers another agent). The throw escapes the send, the phase stays `running`',
-      'and the driver promise is never settled: the agent reads `running` forever and `whenIdle()` never resolves. The',
-      'kit\'s reference catches it, returns to idle and leaves the item parked.',
-    ].join('\n'),
   },
   {
     key: 'AGENT-INBOX-TEST 125',
-    match: /message "[^"]*" was discarded but never inserted/,
-    verdict: 'upstream',
-    title: 'rolling back an unpublished resumed agent announces agent/inbox/discarded for an agent never announced',
+    match: /message "[^"]*" (of "[^"]*" )?was (announced )?discarded but never (announced )?inserted/,
+    ...DISCARD_ON_UNPUBLISHED_ROLLBACK,
     /** The discarded event came for an id with no session/created in that process, from a failed resume. */
     confirm(entries, violation) {
       const event = entries.find((e) => e.k === 'event' && e.name === 'agent/inbox/discarded' && e.i === violation.entry)
@@ -222,50 +302,8 @@ export const CLASSIFICATIONS = [
       const failed = entries.find((e) => e.k === 'outcome' && e.status === 'fail' && e.what.startsWith(`resume(${event.id})`) && e.i > event.i)
       return !published && failed ? `"${event.id}" was never published in this process; its ${failed.what} failed (${failed.detail}, #${failed.i}) after announcing agent/inbox/discarded (#${event.i})` : undefined
     },
-    reading: [
-      'Upstream bug (minor). When a resume fails after the agent object was built (setup throws or rejects, commit',
-      'throws, an abort), the rollback runs the full teardown on the unpublished agent: `cancel({kind:\'disposed\'})`',
-      'clears the inbox restored from the persisted log, which appends canceled splices to the never-attached session',
-      '(harmless: nothing is published or persisted) but also emits the live `agent/inbox/discarded` notification for',
-      'each restored item, about an agent whose `agent/created` never fired. §3.5 row E: a setup failure is observable',
-      'as scope disposal only; §3.6.3: never-announced entries are silent. Listeners keyed by message id see an item end',
-      'that was never announced to them. The kit\'s reference rolls an unpublished agent back with `keepInbox`.',
-    ].join('\n'),
   },
 ]
-
-/** Kit fixes made while certifying upstream (described in REPORT.md; none of them can fail now). */
-/** The reading of the D17 divergence (shared by the run rule of 98 and its directed cases). */
-const D17 = {
-  verdict: 'divergence',
-  title: 'D17 — an owner-fiber unload that starts after another trigger does not join the teardown',
-}
-
-const TEARDOWN_IN_OBSERVER = {
-  verdict: 'upstream',
-  title: 'a teardown requested from inside a session/event observer cannot clear the inbox (its clear is a reentrant append) (§12 Q4)',
-  /** The run shows: a dispose invoked from inside a session/event listener, then agent/disposed of that id. */
-  confirm(entries, violation) {
-    const id = /^"([^"]+)"/.exec(violation.message)?.[1]
-    const inline = entries.find((e) => e.k === 'invoke' && e.spec?.op === 'dispose' && e.spec.session === id && / from /.test(e.what))
-    const mark = inline && [...entries].reverse().find((e) => e.k === 'mark' && e.i < inline.i && /listener:session\/event/.test(e.label))
-    const disposed = inline && entries.find((e) => e.k === 'event' && e.name === 'agent/disposed' && e.id === id && e.i > inline.i)
-    return mark && disposed ? `teardown of "${id}" was requested from inside a session/event observer (${mark.label} #${mark.i}, ${inline.what} #${inline.i}); agent/disposed (#${disposed.i}) came with the pending items never canceled` : undefined
-  },
-  reading: [
-    'Upstream bug, the hazard §12 Q4 describes (`@deepseek-ai/dsh-agent-loop` 0.1.0-rc.8). The teardown closure of',
-    '`AgentLoop.prepare()` starts with `machine.cancel({kind:\'disposed\'})`, whose synchronous `inbox.clear()` appends',
-    'the `canceled` splices. Requested from inside a `session/event` observer (here: of the splice an inject just',
-    'wrote), that append reenters the session\'s publication and fails with `session append cannot reenter while',
-    'another append is being published`. Depending on who awaits it, the teardown then either rejects with that error',
-    '(the directed case: `handle.dispose()` awaited inside the observer) or resolves with the pending items never',
-    'canceled (the program: the dispose is not awaited; `agent/disposed` comes with them still pending, §9 114). The',
-    'contract decides (§12 Q4, Suite MUST): a teardown requested from inside any dispatch, `session/event` observers',
-    'included, still resolves and completes every step of §5.1 — the inbox clear included — and nothing is appended',
-    'after it resolved. The kit\'s reference defers the clear until the driver is quiescent and passes both. A fix',
-    'upstream: defer (or retry after the publication unwinds) a reentrant clear in the teardown.',
-  ].join('\n'),
-}
 
 /**
  * Readings of directed-case failures: matched on the clause, the case title and the failure
@@ -280,6 +318,34 @@ export const CASE_CLASSIFICATIONS = [
   { key: 'AGENT-TEARDOWN-TEST 110', caseTitle: /a waking send that lands after disposal began/, match: /!==/, ...WAKE_DURING_TEARDOWN },
   { key: 'AGENT-TEARDOWN-TEST 111', caseTitle: /an idle listener that re-sends during disposal/, match: /livelock|after dispose\(\) resolved/, ...WAKE_DURING_TEARDOWN },
   { key: 'AGENT-TEARDOWN-TEST 114', caseTitle: /Q4: teardown requested from inside a session\/event observer/, match: /session append cannot reenter/, ...TEARDOWN_IN_OBSERVER },
+  {
+    key: 'AGENT-TEARDOWN-TEST 101', caseTitle: /an owner \(or factory\) unload started inside commit\(\)/, match: /expected the promise to reject/,
+    ...OWNER_UNLOAD_SEEN_LATE,
+    reading: [
+      OWNER_UNLOAD_SEEN_LATE.reading,
+      '',
+      'The directed case of §9 101 hits the same gap one step earlier: `commit()` unloads the caller\'s fiber (or, in its',
+      'second half, the factory\'s) synchronously, and `publish()`\'s first `assertLive()` runs in the same tick, before',
+      'cordis has run `agentLoop.lifecycle(<id>)` (for the factory: `agentLoop.transactions()`, whose',
+      '`FactoryOwnership.dispose()` aborts the fused controller). Both halves publish all three edges and resolve, and',
+      'the teardown (`agent/disposed`, `session/disposed`) follows. Contract: §3.1 steps 6–7 (commit, then the liveness',
+      'check, same tick), §3.5 rows H and I and the paragraph after the table, §1.8 (6), §9 101; the property of',
+      '`../shared/bugs/catalog.md` M20, with liveness read from the fused signal alone.',
+    ].join('\n'),
+  },
+  { key: 'AGENT-CREATE-RESUME 47', caseTitle: /a resume rolled back before publication \(its setup throws\) discards none/, match: /no discarded notification/, ...DISCARD_ON_UNPUBLISHED_ROLLBACK },
+  {
+    key: 'AGENT-INITIATOR-DRAIN 141', caseTitle: /Q8: waking sends racing a shutdown/, match: /the shutdown settled/,
+    ...WAKE_WHILE_SCOPE_CLOSING,
+    reading: [
+      WAKE_WHILE_SCOPE_CLOSING.reading,
+      '',
+      'In the directed case of §9 141 the sends come from an effect of the root that is shutting down, registered before',
+      'the agent\'s own lifecycle effect: the first `followup` inserts its item, sets the agent `running` and throws',
+      '`agent initiator scope is disposed`; the agent\'s teardown then cancels with `{kind:\'disposed\'}` and awaits',
+      '`whenIdle()`, which waits on the never-settled driver promise, so the shutdown itself never settles.',
+    ].join('\n'),
+  },
 ]
 
 export const KIT_FIXES = [
@@ -348,6 +414,57 @@ export const KIT_FIXES = [
       'candidates, a transaction with a setup whose commit has not run is attributed only when no candidate could have',
       'published (a buggy factory that publishes before its commit is still caught when it is the only candidate; the',
       'mutant meta-tests keep passing).',
+    ].join('\n'),
+  },
+  {
+    title: 'A case required setup results outside the seam to publish (AGENT-SETUP-CONTRACT 40)',
+    text: [
+      'A case written to kill mutants of the reference\'s commit test required that a setup resolving `null`, `{}`, a',
+      'string or a number publish normally. §1.8 types a setup\'s result as `void | AgentSetupCommit` (or a promise of',
+      'one) and §3.1 step 6 runs `commit()` "if returned"; other values are outside the seam. Upstream\'s',
+      '`(await setup(...))?.commit()` calls `commit` on any non-nullish value and rolls the creation back, which the',
+      'contract does not forbid. Fix: the case checks a setup returning or resolving nothing (sync and async); the two',
+      'reference mutants only that case killed (`value !== null` and `typeof value.commit === \'function\'` made',
+      '`true`) are listed as equivalent in `scripts/mutation/equivalent.json` with that reason.',
+    ].join('\n'),
+  },
+  {
+    title: 'Three cases of AGENT-CREATE-RESUME 51 asserted what the contract leaves open',
+    text: [
+      'Two cases start a resume (or a create) from an abort listener of a load the factory\'s unload cancels, and',
+      'required `agent loop is not active`. Upstream registers `agentLoop.transactions()` before',
+      '`agentLoop.setFactory()`, and cordis disposes effects in reverse, so by the time the load signal aborts the',
+      'registry slot is already empty and `ctx.agents` refuses with `no agent factory registered` (§9 1, 3) without',
+      'reaching the factory. The contract does not order the slot\'s clearing against the factory\'s own teardown. A',
+      'third case required that the signal of a load that completed is never aborted afterwards ("the temporary owner',
+      'effect is removed, not run"); upstream\'s `resumeWith()` removes it by calling the effect\'s disposer, which',
+      'aborts the fused signal right after the load. §3.1 R3–R4 and §1.4 bound the load with that signal (the',
+      'persistence honours it until `prepare` returns) and say nothing of it afterwards. Fix: the first two accept',
+      'either refusal (what they are about — no load and no scope for a refused call, the unload settles — is',
+      'unchanged); the third checks the load bounds and a later resume, no longer the settled signal; the four',
+      'reference mutants only that part killed are listed as equivalent in `scripts/mutation/equivalent.json`. With',
+      'these and the fix of 40 the certificate went from 161 clauses passing, 17 failing, 1 unchecked to 163 / 15 / 1.',
+    ].join('\n'),
+  },
+  {
+    title: 'A livelock stopped by a different watchdog in the rerun counted as not reproduced (AGENT-TEARDOWN-TEST 111)',
+    text: [
+      'Upstream\'s livelock in the case "an idle listener that re-sends during disposal …" never yields to the event loop',
+      'and takes several seconds of CPU to reach the case guard\'s 1,000 model calls. In `certify` the worker watchdog may stop',
+      'it first ("never returned to its event loop for … ms"), depending on the machine\'s load; `rerun-case.mjs` has',
+      'only the guard ("livelock: more than 1000 model calls …"), so `report.mjs` compared two different first lines and',
+      'reported the case as not reproduced. Fix: `report.mjs` counts a livelock rerun as reproducing a livelock failure,',
+      'whichever watchdog named it, and says so in the rerun line.',
+    ].join('\n'),
+  },
+  {
+    title: 'A kept fuzz finding went unclassified without failing the report (AGENT-INBOX-TEST 125)',
+    text: [
+      'The inbox checker now words its message "message <id> of <agent> was announced discarded but never announced',
+      'inserted"; the rule for `findings/fuzz-125-discarded-before-publication.json` matched the older wording, so',
+      'REPORT.md called the finding UNCLASSIFIED while `report.mjs` exited 0 (it counted only the certificate\'s',
+      'failures). Fix: the rule matches both wordings, and `report.mjs` fails on an unreproduced or unclassified',
+      'kept finding as well.',
     ].join('\n'),
   },
 ]

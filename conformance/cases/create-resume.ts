@@ -26,6 +26,17 @@ function assertPreparationsReleased(h: Harness): void {
   for (const p of h.preparations) assert.equal(p.released, true, `preparation of "${p.id}" must be released`)
 }
 
+/**
+ * A create/resume started while the factory unloads is refused: `agent loop is not active` (§3.5
+ * row I), or `no agent factory registered` (§9 1, 3) when the unload already cleared the registry
+ * slot. The contract does not order the slot's clearing against the factory's own teardown.
+ */
+async function refusedByUnloadingFactory(promise: Promise<unknown>): Promise<void> {
+  const error = await rejection(promise)
+  assert.ok(error instanceof Error, `expected an Error, got ${String(error)}`)
+  assert.ok([ERRORS.loopInactive, ERRORS.noFactory].some((m) => error.message.includes(m)), `expected ${JSON.stringify(ERRORS.loopInactive)} or ${JSON.stringify(ERRORS.noFactory)}, got ${JSON.stringify(error.message)}`)
+}
+
 export const createResumeCases: DirectedCase[] = [
   {
     group: GROUP, clause: 42, title: "session-start source is 'startup' for every create (seeded too) and 'resume' for resume",
@@ -279,7 +290,7 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
-    group: GROUP, clause: 51, title: "a resume started inside the factory's own unload (from its load signal's abort) rejects loop inactive at once, never loading; the unload settles",
+    group: GROUP, clause: 51, title: "a resume started inside the factory's own unload (from its load signal's abort) is refused at once (loop inactive, or no factory once its slot is cleared), never loading; the unload settles",
     needs: ['preparations'],
     async run(target) {
       const started = gate()
@@ -306,14 +317,14 @@ export const createResumeCases: DirectedCase[] = [
       void unloading.then(() => { settled = true })
       for (let i = 0; i < 20 && !settled; i++) await settle()
       assert.ok(second !== undefined, 'the abort listener ran')
-      await rejectsWith(second!, ERRORS.loopInactive)
+      await refusedByUnloadingFactory(second!)
       assert.equal(loads, 1, 'an inactive factory starts no load')
       assert.ok(settled, 'the factory unload settled (no load left hanging)')
       assertNothingPublished(h, 'r1')
     },
   },
   {
-    group: GROUP, clause: 51, title: "a create started inside the factory's own unload (from a load signal's abort) rejects loop inactive before any resource exists: no agent scope is minted",
+    group: GROUP, clause: 51, title: "a create started inside the factory's own unload (from a load signal's abort) is refused (loop inactive, or no factory once its slot is cleared) before any resource exists: no agent scope is minted",
     needs: ['preparations', 'scopeMinting'],
     async run(target) {
       // §3.1 step 3: "assert factory active ... all before any resource exists".
@@ -342,17 +353,19 @@ export const createResumeCases: DirectedCase[] = [
       await started.promise
       await h.unloadFactory()
       assert.ok(created !== undefined, 'the abort listener ran')
-      await rejectsWith(created!, ERRORS.loopInactive)
+      await refusedByUnloadingFactory(created!)
       assert.equal(mintedByCreate, 0, 'no agent scope minted for a create the inactive factory refused')
       assertNothingPublished(h, 'c1')
     },
   },
   {
-    group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a completed load's signal is never aborted",
+    group: GROUP, clause: 51, title: "the caller's creation signal bounds a resume's load: aborted before the call it rejects without loading, aborted during a hung load it rejects promptly; a later resume loads and publishes",
     needs: ['preparations'],
     async run(target) {
-      // §3.1 R2–R4 and §3.3: the load races the fused signal (caller signal included); the temporary
-      // owner effect is removed, not run, once the load settled.
+      // §3.1 R2–R4 and §3.3: the load races the fused signal (caller signal included). What becomes
+      // of that signal once the load settled is not specified (§1.4: the persistence honours it until
+      // prepare returns; upstream's R4 removal runs the temporary effect, which aborts it), so it is
+      // not checked.
       const started = gate<AbortSignal | undefined>()
       const never = gate()
       const signals: (AbortSignal | undefined)[] = []
@@ -382,14 +395,7 @@ export const createResumeCases: DirectedCase[] = [
       const later = new AbortController()
       const ok = await h.ctx.agents.resume({ resumeSessionId: 'r1', signal: later.signal })
       assert.equal(h.ctx.agents.get('r1'), ok.agent)
-      await settle()
-      const completed = signals.at(-1)
-      assert.equal(completed?.aborted, false, "a completed load's signal stays unaborted (the temporary owner effect is removed, not run)")
-      // The load's listeners are gone with it: neither the caller signal nor the factory's unload reaches it.
-      later.abort(reason)
-      assert.equal(completed?.aborted, false, 'the caller signal, aborted after the resume, does not reach the finished load')
-      await h.unloadFactory()
-      assert.equal(completed?.aborted, false, 'the factory unload does not reach the finished load')
+      assert.equal(signals.length, 2, 'one load per resume that got past its signal check')
     },
   },
   {

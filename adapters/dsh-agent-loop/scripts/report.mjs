@@ -8,7 +8,7 @@
  *
  *   node scripts/report.mjs --report <certify.json> [--out REPORT.md] [--runs runs] [--started <epoch ms>]
  *
- * Exit code: 0 when every failure reproduced and is classified, 1 otherwise.
+ * Exit code: 0 when every failure and every finding kept in findings/ reproduced and is classified, 1 otherwise.
  * @module
  */
 import { spawnSync } from 'node:child_process'
@@ -100,6 +100,13 @@ for (const clause of report.clauses.filter((c) => c.status === 'fail' && c.failu
 // 1b. Every directed case that failed (alone, or next to a failing run): rerun it in a fresh process
 // (scripts/rerun-case.mjs), which must fail again with the same message, and classify it.
 const firstLine = (text) => String(text).split('\n')[0]
+/**
+ * A livelock is reported by whichever watchdog stops it first: the case's own guard (model calls and
+ * checkpoints), or certify's worker watchdog (a thread that never returns to its event loop, or a
+ * unit over its time limit). Which wins depends on the machine's speed and load; the rerun has only
+ * the guard. Both name the same behaviour, so a livelock rerun reproduces a livelock failure.
+ */
+const isLivelock = (message) => /^livelock: |a synchronous or microtask livelock|\(a hang or livelock\)/.test(firstLine(message))
 function classifyCase(key, failure) {
   for (const rule of CASE_CLASSIFICATIONS) {
     if (rule.key === key && rule.caseTitle.test(failure.caseTitle) && rule.match.test(failure.message)) return { rule, evidence: `case "${failure.caseTitle}" fails with: ${firstLine(failure.message)}` }
@@ -112,9 +119,10 @@ for (const clause of report.clauses) {
   if (!f) continue
   const rerun = spawnSync(node, [join(HERE, 'scripts', 'rerun-case.mjs'), f.caseTitle], { cwd: KIT_ROOT, encoding: 'utf8' })
   const out = `${rerun.stdout}${rerun.stderr}`.trim()
-  const reproduced = out.startsWith('failed: ') && firstLine(out.slice('failed: '.length)) === firstLine(f.message)
+  const again = out.startsWith('failed: ') ? firstLine(out.slice('failed: '.length)) : undefined
+  const reproduced = again !== undefined && (again === firstLine(f.message) || (isLivelock(again) && isLivelock(f.message)))
   process.stderr.write(`report: ${clause.key}: case rerun ${reproduced ? 'reproduced' : 'DID NOT reproduce'}\n`)
-  caseFailures.push({ key: clause.key, title: clause.title, failure: f, out, reproduced, alone: clause.failure?.via === 'directed case', classification: classifyCase(clause.key, f) })
+  caseFailures.push({ key: clause.key, title: clause.title, failure: f, out, again, reproduced, alone: clause.failure?.via === 'directed case', classification: classifyCase(clause.key, f) })
 }
 
 // 2. Findings kept from fuzzing (findings/*.json, shrunk run files): replay and classify each again.
@@ -274,7 +282,7 @@ if (caseFailures.length > 0) {
       `* directed case: ${x.failure.caseTitle}`,
       `* failure: ${firstLine(x.failure.message)}`,
       `* ${x.alone ? 'the only failure of this clause (no simulated run violated it)' : 'the clause is also failed by a simulated run (above)'}`,
-      `* rerun: \`${nodeRel} adapters/dsh-agent-loop/scripts/rerun-case.mjs ${JSON.stringify(x.failure.caseTitle)}\` (from the kit's root) — ${x.reproduced ? 'rerun in a fresh process: same failure' : `**the rerun did not reproduce it** (${firstLine(x.out)})`}`,
+      `* rerun: \`${nodeRel} adapters/dsh-agent-loop/scripts/rerun-case.mjs ${JSON.stringify(x.failure.caseTitle)}\` (from the kit's root) — ${!x.reproduced ? `**the rerun did not reproduce it** (${firstLine(x.out)})` : x.again === firstLine(x.failure.message) ? 'rerun in a fresh process: same failure' : `rerun in a fresh process: the same livelock, stopped by the case's own guard there ("${x.again}") instead of certify's watchdog`}`,
       '',
       'Case source: `conformance/cases/` (search for the title). Full failure message:',
       '',
@@ -308,8 +316,9 @@ for (const fix of KIT_FIXES) push(`**${fix.title}.** ${fix.text.replace(/\n/g, '
 push('## Adapter notes', '', ...ADAPTER_NOTES.split('\n\n').map((p) => `${p.replace(/\n/g, ' ')}\n`))
 writeFileSync(values.out, `${lines.join('\n').trimEnd()}\n`)
 process.stderr.write(`report: wrote ${relative(process.cwd(), values.out)} (${failures.length} clauses failed by a run, ${caseFailures.length} directed cases failed)\n`)
-const bad = [...failures, ...caseFailures].filter((x) => !x.reproduced || !x.classification)
+// The findings kept from fuzzing count too: a checker whose wording changed must not leave one unread.
+const bad = [...failures, ...caseFailures, ...findings].filter((x) => !x.reproduced || !x.classification)
 if (bad.length > 0) {
-  process.stderr.write(`report: ${bad.map((x) => `${x.key} ${x.reproduced ? 'unclassified' : 'not reproduced'}`).join(', ')}\n`)
+  process.stderr.write(`report: ${bad.map((x) => `${x.name ? `finding ${x.name} (${x.key})` : x.key} ${x.reproduced ? 'unclassified' : 'not reproduced'}`).join(', ')}\n`)
   process.exitCode = 1
 }
