@@ -21,10 +21,13 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
   return mark?.k === 'mark' && / abort:\S+ op$/.test(mark.label)
 }
 
-/** Whether the operation invoked at entry `i` was performed by a listener (its mark says `listener:`). */
-function fromListener(a: Analysis, i: number): boolean {
+/**
+ * Whether the operation invoked at entry `i` was performed from a dispatch of a clear: a listener of
+ * `agent/inbox/discarded` or an observer of a splice (`session/event`). Its mark says which.
+ */
+function fromClearDispatch(a: Analysis, i: number): boolean {
   const mark = a.entries[i - 1]
-  return mark?.k === 'mark' && / listener:\S+ op$/.test(mark.label)
+  return mark?.k === 'mark' && / listener:(agent\/inbox\/discarded|session\/event) op$/.test(mark.label)
 }
 
 /** Check that an aborted turn records the first requested cause. */
@@ -49,7 +52,7 @@ export function checkCancelCause(a: Analysis): Violation[] {
       const clearing = (r: { window: { invoke: { i: number } } }): boolean => {
         const cleared = life.appends.find((x) => x.i > r.window.invoke.i && x.i < opened.i && x.type === 'agent/inbox/spliced' && (x.data as { outcome?: unknown } | null)?.outcome === 'canceled')
         if (!cleared) return false
-        return a.entries.some((x, i) => i > cleared.i && i < opened.i && x.k === 'invoke' && x.world === life.world && (x.spec.op === 'followup' || x.spec.op === 'steer') && x.spec.session === life.id && fromListener(a, i))
+        return a.entries.some((x, i) => i > cleared.i && i < opened.i && x.k === 'invoke' && x.world === life.world && (x.spec.op === 'followup' || x.spec.op === 'steer') && x.spec.session === life.id && fromClearDispatch(a, i))
       }
       const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => (r.window.outcome === undefined || r.window.outcome.i > opened.i) && (r.teardown || clearing(r)))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
