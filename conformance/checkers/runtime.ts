@@ -40,15 +40,11 @@ export function checkRuntime(a: Analysis): Violation[] {
     const invoke = invokes.get(`${e.world}/${e.actor}/${e.op}`)
     if (invoke?.spec.op !== 'whenIdle') continue
     const id = invoke.spec.session
-    const life = a.lives.find((l) => l.id === id && l.world === e.world && l.sessionCreated.i < e.i && (!l.sessionDisposed || l.sessionDisposed.i > invoke.i))
+    // Only the agent published when whenIdle() was called: one called before (from a commit, on an id
+    // whose previous agent is gone) awaited no agent of this lifecycle.
+    const life = a.lives.find((l) => l.id === id && l.world === e.world && l.sessionCreated.i < invoke.i && (!l.sessionDisposed || l.sessionDisposed.i > invoke.i))
     const status = life?.statuses.filter((s) => s.i < e.i).at(-1)
-    if (status?.detail !== 'running') continue
-    // The caller sees the resolution only when its continuation runs, which may be after the agent
-    // started running again: a whenIdle() called on an idle agent (resolved at once), or one that
-    // saw an idle status while it waited, may have resolved then (§7.4).
-    const atCall = life!.statuses.filter((s) => s.i < invoke.i).at(-1)
-    if (atCall?.detail !== 'running' || life!.statuses.some((s) => s.i > invoke.i && s.i < e.i && s.detail === 'idle')) continue
-    out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
+    if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
   const shape = new Map<string, { turn: number; open: boolean; step: boolean; steps: number }>()
