@@ -59,8 +59,8 @@ export class Behaviours {
     const world = this.world
     // Marks let scenario goals see where a load stood when something raced it.
     world.trace.mark(`${actor}@start ${spec.load}`, world.generation, { id })
-    await world.port.point(`${actor}:load`, actor)
-    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await world.port.point(`${actor}:slow.${k}`, actor)
+    await world.point(`${actor}:load`, actor)
+    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await world.point(`${actor}:slow.${k}`, actor)
     if (spec.load === 'fail') {
       world.trace.mark(`${actor}@fail`, world.generation, { id })
       throw new InjectedFault(`persistence load of "${id}" failed`)
@@ -103,7 +103,7 @@ export class Behaviours {
       return (async () => {
         for (let k = 1; k <= spec.steps; k++) {
           if (spec.hangAt === k - 1) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
-          await this.world.port.point(`${actor}:${what}@setup.${k}`, actor)
+          await this.world.point(`${actor}:${what}@setup.${k}`, actor)
           if (spec.rejectAt === k) throw new InjectedFault(`setup of ${what} rejected at step ${k}`)
         }
         if (spec.hangAt !== undefined && spec.hangAt >= spec.steps) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
@@ -150,20 +150,22 @@ export class Behaviours {
       fired++
       return true
     }
+    // A listener of a process that crashed plays nothing (the dead process's code no longer acts).
+    const generation = this.world.generation
     const observeAbort = (signal: AbortSignal | undefined): void => {
       if (spec.onAbort === undefined || signal === undefined || signal.aborted) return
-      signal.addEventListener('abort', () => { this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined) }, { once: true })
+      signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined) }, { once: true })
     }
     if (spec.event === 'agent/pre-step') {
       ctx.on('agent/pre-step', (payload, next) => {
-        if (!matches([payload])) return next()
+        if (this.world.crashed(generation) || !matches([payload])) return next()
         observeAbort(payload.signal)
         return this.#play<PreStepDecision | Promise<PreStepDecision>>(spec.action, label, origin, () => next(), {}, () => ({ kind: 'reject' })) as never
       })
       return
     }
     ctx.on(spec.event, ((...args: any[]) => {
-      if (!matches(args)) return undefined
+      if (this.world.crashed(generation) || !matches(args)) return undefined
       if (spec.event === 'agent/turn-stopping') observeAbort(args[0]?.signal)
       return this.#play(spec.action, label, origin, () => undefined)
     }) as never)
@@ -202,14 +204,16 @@ export class Behaviours {
    */
   observeAbort(signal: AbortSignal, action: Action, origin: string): void {
     if (signal.aborted) return
-    signal.addEventListener('abort', () => { this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined) }, { once: true })
+    const generation = this.world.generation
+    signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined) }, { once: true })
   }
 
   /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */
   registerEffect(ctx: Context, spec: EffectSpec, origin: string, meta: { tx?: string; id?: string } = {}): void {
+    const generation = this.world.generation
     ctx.effect(() => {
       this.world.trace.mark(`${origin} registered`, this.world.generation, meta)
-      return () => this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta) as void | Promise<void>
+      return () => this.world.crashed(generation) ? undefined : this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta) as void | Promise<void>
     }, `sim:${origin}`)
   }
 
@@ -234,12 +238,12 @@ export class Behaviours {
         throw new InjectedFault(`${label} (${origin}) threw`)
       case 'reject':
         return (async () => {
-          await world.port.point(label, label)
+          await world.point(label, label)
           throw new InjectedFault(`${label} (${origin}) rejected`)
         })()
       case 'slow':
         return (async () => {
-          await world.port.point(label, label)
+          await world.point(label, label)
           return then()
         })()
       case 'op':
@@ -252,6 +256,7 @@ export class Behaviours {
 
   async #modelCall(request: ModelRequest): Promise<ModelReply> {
     const id = request.sessionId
+    const generation = this.world.generation
     const k = this.#modelCursor.get(id) ?? 0
     this.#modelCursor.set(id, k + 1)
     const spec: ModelStepSpec = this.world.program.env?.model?.[id]?.[k] ?? { reply: 'text' }
@@ -263,7 +268,7 @@ export class Behaviours {
       initiator = 'disposed'
     }
     this.world.trace.mark(`${actor}:call${k + 1} initiator=${initiator}`, this.world.generation, { id })
-    await this.world.port.point(`${actor}:call${k + 1}`, actor)
+    await this.world.point(`${actor}:call${k + 1}`, actor)
     request.signal.throwIfAborted()
     switch (spec.reply) {
       case 'text':
@@ -289,6 +294,8 @@ export class Behaviours {
         return { text: `tool ${k + 1}`, followUp: true }
       case 'delay':
         await sleep(spec.ms, request.signal)
+        // A timer outlives nothing: the reply never reaches a process that crashed meanwhile.
+        if (this.world.crashed(generation)) await new Promise<never>(() => {})
         return { text: `reply ${k + 1}` }
     }
   }
