@@ -79,6 +79,30 @@ describe('the crash operation', () => {
     }
   })
 
+  it('a crash from a listener of the dying process: nothing of its synchronous tail is recorded, and the operation whose dispatch it was ends unrecorded', async () => {
+    // Both found by a reference campaign (seed 11) as false positives before the dead process's waits,
+    // model calls and warnings were tied to its own generation.
+    const status: Program = {
+      v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'steer', session: 's1' }] }],
+      env: { listeners: [{ event: 'agent/status', action: { do: 'op', op: { op: 'crash' } } }] },
+    }
+    const step: Program = {
+      v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }] }],
+      env: { listeners: [{ event: 'session/event', eventType: 'step/start', action: { do: 'op', op: { op: 'crash' } } }] },
+    }
+    for (const [program, input] of [[status, 'steer(s1)'], [step, 'followup(s2)']] as const) {
+      for (let seed = 1; seed <= 10; seed++) {
+        const { entries, kind } = await run(program, { seed })
+        expect(kind).toBe('ok')
+        const at = crashAt(entries)
+        expect(at, `seed ${seed}`).toBeGreaterThan(0)
+        const late = entries.slice(at + 1).filter((e) => e.k !== 'final' && !(e.k === 'outcome' && e.what.startsWith('crash')))
+        expect(late, `seed ${seed}`).toEqual([])
+        if (program === status) expect(entries.some((e) => e.k === 'outcome' && e.what === input), `seed ${seed}`).toBe(false)
+      }
+    }
+  })
+
   it('an operation in flight in the crashing process ends with it, unrecorded, and its actor goes on in the new process', async () => {
     const program: Program = {
       v: 1,

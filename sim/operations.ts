@@ -141,6 +141,8 @@ export class Operations {
 
   async #execute(op: Operation, actor: string, what: string, tx: string): Promise<OperationResult | void> {
     const world = this.world
+    // The process this operation acts in (a maintenance task's waits are that process's).
+    const generation = world.generation
     switch (op.op) {
       case 'create': {
         const ctx = this.#callerCtx(op.parent, op.owner ?? actor)
@@ -225,7 +227,7 @@ export class Operations {
             if (op.onAbort) world.behaviours.observeAbort(signal, op.onAbort, `${actor}:${what}`)
             try {
               for (let k = 1; k <= steps; k++) {
-                await world.point(`${actor}:${what}@maintenance.${k}`, actor)
+                await world.point(`${actor}:${what}@maintenance.${k}`, actor, generation)
                 signal.throwIfAborted()
               }
             } finally {

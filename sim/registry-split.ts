@@ -53,6 +53,7 @@ export function enterStub(world: World, id: SessionId): OperationResult {
   if (typeof agents.enter !== 'function') return { status: 'info', detail: 'enter not supported' }
   const stub = createStubAgent(id)
   world.stubAgents.add(stub)
+  world.enteredStubs.add(stub)
   const live = agents.get(id)
   const from = world.trace.entries.length
   let detach: () => void

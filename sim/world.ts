@@ -76,6 +76,8 @@ export class World {
   readonly #retired = new WeakSet<Agent>()
   /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
   readonly stubAgents = new WeakSet<Agent>()
+  /** Stub agents the program entered (`enter`): their events are marked as the stub's. */
+  readonly enteredStubs = new WeakSet<Agent>()
   /** Maintenance tasks the program started and whose `runMaintenance` promise has not settled, per agent. */
   readonly maintaining = new Map<Agent, number>()
   /** Per agent, the `whenIdle()` a probe called last and whether it settled. */
@@ -208,12 +210,11 @@ export class World {
   }
 
   /**
-   * A scheduling point of the process (its checkpoints, loads, setups, model calls, listener
-   * actions): resolves when the scheduler lets `actor` past `label`, unless the process it was
-   * reached in has crashed by then — a dead process's wait never resumes.
+   * A scheduling point of the process of `generation` (by default the current one; its checkpoints,
+   * loads, setups, model calls, listener actions): resolves when the scheduler lets `actor` past
+   * `label`, unless that process has crashed by then — a dead process's wait never resumes.
    */
-  async point(label: string, actor: string): Promise<void> {
-    const generation = this.generation
+  async point(label: string, actor: string, generation = this.generation): Promise<void> {
     if (this.#crashed.has(generation)) return NEVER
     await this.port.point(label, actor)
     if (this.#crashed.has(generation)) return NEVER
@@ -353,10 +354,10 @@ export class World {
       newId: (kind) => `${kind}-${++this.#ids}`,
       // What a dead process still reports in the moment it dies is not heard.
       warn: (message, error) => { if (!this.#crashed.has(generation)) this.trace.add({ k: 'warn', message: error === undefined ? message : `${message}: ${errorText(error)}`, world: generation }) },
-      checkpoint: (label) => world.point(label, actorOfLabel(label)),
-      model: this.behaviours.model,
+      checkpoint: (label) => world.point(label, actorOfLabel(label), generation),
+      model: this.behaviours.modelFor(generation),
       disk: this.disk,
-      beforeLoad: (id, signal) => world.behaviours.load(id, signal),
+      beforeLoad: (id, signal) => world.behaviours.load(id, signal, generation),
       ...(this.program.env?.minting?.length ? { scopeCreated: this.#minting() } : {}),
     })
     this.#observe(this.process)
@@ -422,9 +423,11 @@ export class World {
                   : name === 'agent/turn-stopping' ? `turn ${a.turn}` : ''
         // §1.9: the payload's agent is the registered agent object (checked on the two publication edges).
         const alias = !stale && agent !== undefined && (name === 'agent/created' || name === 'agent/session-start') && this.ctx.agents.get(id) !== agent
+        const stub = agent !== undefined && this.enteredStubs.has(agent)
         this.trace.add({
           k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
           ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
+          ...(stub ? { stub: true as const } : {}),
         })
         if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
         if (name === 'session/created' && (a as Session).seq > 0) {

@@ -91,15 +91,11 @@ export function analyse(trace: Trace, program: Program): Analysis {
   // the stub was announced and then removed inside the register (a throwing `agent/created`
   // listener fails the register after the announcement): its `agent/disposed` is set aside too.
   const setAside = new Map<string, Entry<'event'>[]>()
-  // Registry-split operations in flight (`enter`, `announce`, `detach` of a stub), by invoke key: the
-  // id their stub holds. The registry edges of that id meanwhile are the stub's, never a lifecycle's.
-  const splitting = new Map<string, string>()
 
   for (const e of trace.entries) {
     switch (e.k) {
       case 'invoke': {
         if (e.spec.op === 'register') registering.set(`${e.world}/${e.actor}/${e.op}`, keyOf(e.world, e.spec.session))
-        if (e.spec.op === 'enter' || e.spec.op === 'announce' || e.spec.op === 'detach') splitting.set(`${e.world}/${e.actor}/${e.op}`, keyOf(e.world, e.spec.session))
         if (!e.tx || (e.spec.op !== 'create' && e.spec.op !== 'resume')) break
         const tx: Tx = {
           tx: e.tx, id: e.spec.session, world: e.world, actor: e.actor, spec: e.spec, owner: e.owner, invoke: e,
@@ -113,7 +109,6 @@ export function analyse(trace: Trace, program: Program): Analysis {
       case 'outcome': {
         const invokeKey = `${e.world}/${e.actor}/${e.op}`
         registering.delete(invokeKey)
-        splitting.delete(invokeKey)
         // A failed register announced nothing (what was set aside for it was a lifecycle's own edge),
         // unless its stub was announced and removed again inside it: both edges were the stub's.
         const aside = setAside.get(invokeKey) ?? []
@@ -141,7 +136,8 @@ export function analyse(trace: Trace, program: Program): Analysis {
         }
         const key = keyOf(e.world, e.id)
         const life = open.get(key)
-        if ((e.name === 'agent/created' || e.name === 'agent/disposed') && [...splitting.values()].includes(key)) break
+        // A stub the program entered (`enter`, §4 split driven step by step): its edges are its own.
+        if (e.stub) break
         // A stub the program registers directly announces itself: not an edge of any lifecycle (set
         // aside until the register's outcome says whether it announced anything).
         if (e.name === 'agent/created') {

@@ -35,8 +35,11 @@ export function checkCancelCause(a: Analysis): Violation[] {
       if (data?.reason?.kind !== 'aborted') continue
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
       // A request still running when the turn opened (a cancel whose inbox clear woke the agent
-      // from a discard listener) aborts it after the clear: it came first.
-      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => r.window.outcome === undefined || r.window.outcome.i > opened.i)
+      // from a discard listener) aborts it after the clear: it came first. A cancel keeping the
+      // inbox clears nothing: it returned before any turn it did not abort could open (its outcome
+      // may still be recorded after the turn/start, when it was made from inside a dispatch).
+      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) =>
+        (r.window.outcome === undefined || r.window.outcome.i > opened.i) && !(r.window.spec.op === 'cancel' && r.window.spec.keepInbox))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
       if (!first || first.teardown || first.failed) continue

@@ -23,6 +23,7 @@ import p21 from '../mutants/process/p21-resume-cuts-interrupted-turn.js'
 import { DIRECTED_PROGRAMS } from '../programs.js'
 import { strategyFor } from '../suite.js'
 import { runProgram } from '../../sim/run.js'
+import type { Program } from '../../sim/program.js'
 import type { Adapter } from '../adapter.js'
 import { checkRun } from './index.js'
 
@@ -74,5 +75,26 @@ describe('kit-level probes in simulated runs', () => {
     expect(await violations(REFERENCE_ADAPTER, 'crash-mid-turn-and-resume')).toEqual([])
     expect(await violations(p21, 'crash-mid-turn-and-resume')).toContain('AGENT-CREATE-RESUME 43')
     expect(await violations(p21, 'restart-and-resume')).toEqual([])
+  })
+
+  it('programs on which a reference campaign once misread the new operations stay clean on the reference', async () => {
+    const programs: Program[] = [
+      // A stub announce from the commit of a creation of the same id (nothing entered): the
+      // lifecycle's own edges, published during that op, are not the stub's (§9 36).
+      { v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's2', setup: { steps: 0, commitOp: { op: 'announce', session: 's2' } } }] }] },
+      // A crash from a listener of a dispatch an actor's steer caused: the steer ends with the process,
+      // unrecorded (§9 76 once read the new process's registries as the old one's).
+      { v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'steer', session: 's1' }] }], env: { listeners: [{ event: 'agent/status', action: { do: 'op', op: { op: 'crash' } } }] } },
+      // A crash from a step/start observer: the dead driver's model call is no call of the new process (§9 139).
+      { v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }] }], env: { listeners: [{ event: 'session/event', eventType: 'step/start', action: { do: 'op', op: { op: 'crash' } } }] } },
+    ]
+    for (const program of programs) {
+      for (let k = 0; k < 8; k++) {
+        const strategy = strategyFor(k, 0)
+        strategy.beginRun()
+        const run = await runProgram(program, strategy, { process: normalizeAdapter(REFERENCE_ADAPTER).processFactory })
+        expect(checkRun(program, run.trace, run.outcome).map((v) => `${v.key}: ${v.message}`)).toEqual([])
+      }
+    }
   })
 })

@@ -26,6 +26,10 @@
  *   the rollback aborted the turn as disposed first (§9 156; run seed 6402);
  * - a whenIdle() called from commit() on an idle agent resolved at once, and its caller saw it after
  *   a session-start listener's steer had the agent running (§9 27; run seed 19714).
+ * - a cancel keeping the inbox, made from an `agent/inbox/inserted` listener before the turn that
+ *   input opened: it returned before the turn opened (it clears nothing that could wake the agent),
+ *   although its outcome is recorded after the `turn/start`, so a later teardown's cause is the
+ *   turn's (§9 156; `fuzz --runs 3000 --seed 11`, run seed 1782).
  * And one gap of the reference itself, which a guided 100,000-run campaign found at run seed 28098:
  * - a dispose from a `session/event` observer of `turn/end` while a followup waits in next-turn:
  *   the driver replaced the aborted activity controller and opened the next turn after dispose
