@@ -13,12 +13,17 @@ import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
-import { abortRequests, teardownRequest } from './windows.js'
+import { abortRequests, teardownRequest, windowsOf } from './windows.js'
 
 /** Whether the operation invoked at entry `i` was performed by an abort observer (its mark says `abort:`). */
 function fromAbortObserver(a: Analysis, i: number): boolean {
   const mark = a.entries[i - 1]
   return mark?.k === 'mark' && / abort:\S+ op$/.test(mark.label)
+}
+
+/** Whether a followup or steer of `id` was invoked between entries `from` and `to`. */
+function wokenWithin(a: Analysis, world: number, id: string, from: number, to: number): boolean {
+  return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to)
 }
 
 /** Check that an aborted turn records the first requested cause. */
@@ -35,11 +40,12 @@ export function checkCancelCause(a: Analysis): Violation[] {
       if (data?.reason?.kind !== 'aborted') continue
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
       // A request still running when the turn opened (a cancel whose inbox clear woke the agent
-      // from a discard listener) aborts it after the clear: it came first. A cancel keeping the
-      // inbox clears nothing: it returned before any turn it did not abort could open (its outcome
-      // may still be recorded after the turn/start, when it was made from inside a dispatch).
+      // from a discard listener) aborts it after the clear: it came first. Only a wake made after
+      // the request began can have opened the turn inside it: without one, the request returned
+      // before the turn opened (its outcome may still be recorded after the turn/start when it was
+      // made from inside a dispatch), and it aborted nothing of this turn.
       const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) =>
-        (r.window.outcome === undefined || r.window.outcome.i > opened.i) && !(r.window.spec.op === 'cancel' && r.window.spec.keepInbox))
+        (r.window.outcome === undefined || r.window.outcome.i > opened.i) && wokenWithin(a, life.world, life.id, r.window.invoke.i, opened.i))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
       if (!first || first.teardown || first.failed) continue
