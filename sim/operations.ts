@@ -117,8 +117,9 @@ export class Operations {
     }
     let result: OperationResult
     // An operation in flight in a process that crashes ends with it, unrecorded: its caller died
-    // too (the crash itself is the one operation that outlives its process).
-    const crashed = op.op === 'crash' ? undefined : world.crashedAt(generation).then(() => CRASHED)
+    // too (the crash itself is the one operation that outlives its process). Raced only in a program
+    // that may crash: the race costs microtask hops, and other programs keep their exact traces.
+    const crashed = op.op === 'crash' || !world.mayCrash ? undefined : world.crashedAt(generation).then(() => CRASHED)
     try {
       const execution = this.#execute(op, actor, what, tx ?? '')
       const value = crashed ? await Promise.race([execution, crashed]) : await execution

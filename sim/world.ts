@@ -86,6 +86,8 @@ export class World {
   #probedAt = -1
   /** Sessions whose log has a `turn/start` not yet closed by its `turn/end` (seen by the observer). */
   readonly #openTurns = new WeakMap<Session, boolean>()
+  /** Whether the program has a `crash` anywhere (an actor's list, a nested op, a behaviour's action). */
+  readonly mayCrash: boolean
   /** Generations that crashed, each with the resolver of {@link crashedAt}'s promise. */
   readonly #crashed = new Set<number>()
   readonly #crashSignals = new Map<number, { promise: Promise<void>; resolve: () => void }>()
@@ -95,6 +97,7 @@ export class World {
 
   private constructor(options: WorldOptions) {
     this.program = options.program
+    this.mayCrash = JSON.stringify(options.program).includes('"op":"crash"')
     this.port = options.port
     this.trace = options.trace
     this.#boot = options.process
@@ -214,10 +217,12 @@ export class World {
    * loads, setups, model calls, listener actions): resolves when the scheduler lets `actor` past
    * `label`, unless that process has crashed by then — a dead process's wait never resumes.
    */
-  async point(label: string, actor: string, generation = this.generation): Promise<void> {
+  point(label: string, actor: string, generation = this.generation): Promise<void> {
+    // The gate costs a microtask hop: a program that never crashes waits on the scheduler's own
+    // promise, so its runs (and every run saved before crash existed) keep their exact traces.
+    if (!this.mayCrash) return this.port.point(label, actor)
     if (this.#crashed.has(generation)) return NEVER
-    await this.port.point(label, actor)
-    if (this.#crashed.has(generation)) return NEVER
+    return this.port.point(label, actor).then(() => this.#crashed.has(generation) ? NEVER : undefined)
   }
 
   /** A fresh transaction id for a create/resume invocation. */
