@@ -155,7 +155,7 @@ export class Operations {
           ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
-        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx)
+        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation)
       }
       case 'resume': {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
@@ -165,14 +165,14 @@ export class Operations {
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
-        return this.#keep(op.session, handle, op.owner ?? actor, ctx)
+        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation)
       }
       case 'dispose': {
         const handle = world.handles.get(op.session)
         if (!handle) return { status: 'info', detail: 'no handle' }
         const owner = world.handleOwners.get(op.session)
         await handle.dispose()
-        if (owner) this.#ownerKeeps(owner, op.session)
+        if (owner && !world.crashed(generation)) this.#ownerKeeps(owner, op.session)
         return
       }
       case 'cancel': {
@@ -283,7 +283,9 @@ export class Operations {
     return this.world.owner(owner).ctx
   }
 
-  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context): OperationResult {
+  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number): OperationResult {
+    // A creation of a process that crashed meanwhile hands its handle to nobody.
+    if (this.world.crashed(generation)) return { status: 'info', detail: 'the process crashed' }
     this.world.handles.set(id, handle)
     this.world.handleOwners.set(id, { name: owner, ctx })
     return { status: 'ok', detail: '' }

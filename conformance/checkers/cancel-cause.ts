@@ -21,9 +21,18 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
   return mark?.k === 'mark' && / abort:\S+ op$/.test(mark.label)
 }
 
-/** Whether a followup or steer of `id` was invoked between entries `from` and `to`. */
+/**
+ * Whether a followup or steer of `id` was invoked between entries `from` and `to` from a listener of
+ * an inbox discard or a session append (the mark before an inline operation names its listener).
+ */
 function wokenWithin(a: Analysis, world: number, id: string, from: number, to: number): boolean {
-  return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to)
+  return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
+    fromClearListener(a, w.invoke.i))
+}
+
+function fromClearListener(a: Analysis, i: number): boolean {
+  const mark = a.entries[i - 1]
+  return mark?.k === 'mark' && / listener:(agent\/inbox\/discarded|session\/event) op$/.test(mark.label)
 }
 
 /** Check that an aborted turn records the first requested cause. */
@@ -41,9 +50,10 @@ export function checkCancelCause(a: Analysis): Violation[] {
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
       // A request still running when the turn opened (a cancel whose inbox clear woke the agent
       // from a discard listener) aborts it after the clear: it came first. Only a wake made after
-      // the request began can have opened the turn inside it: without one, the request returned
-      // before the turn opened (its outcome may still be recorded after the turn/start when it was
-      // made from inside a dispatch), and it aborted nothing of this turn.
+      // the request began from a listener of what its clear emits (a discard, a splice append) can
+      // have opened the turn inside it: without one, the request returned before the turn opened
+      // (its outcome may still be recorded after the turn/start when it was made from inside a
+      // dispatch), and it aborted nothing of this turn.
       const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) =>
         (r.window.outcome === undefined || r.window.outcome.i > opened.i) && wokenWithin(a, life.world, life.id, r.window.invoke.i, opened.i))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]

@@ -28,6 +28,8 @@ import p18 from './p18-initiator-drain-waits-on-itself.js'
 import p19 from './p19-initiator-global.js'
 import p20 from './p20-deferred-detach-lost.js'
 import p21 from './p21-resume-cuts-interrupted-turn.js'
+import p22 from './p22-enter-swallows-live-id.js'
+import p23 from './p23-announce-stale-silently.js'
 
 /** One process mutant: its file and adapter. */
 export interface ProcessMutant {
@@ -58,4 +60,6 @@ export const PROCESS_MUTANTS: readonly ProcessMutant[] = [
   { file: 'p19-initiator-global.ts', adapter: p19 },
   { file: 'p20-deferred-detach-lost.ts', adapter: p20 },
   { file: 'p21-resume-cuts-interrupted-turn.ts', adapter: p21 },
+  { file: 'p22-enter-swallows-live-id.ts', adapter: p22 },
+  { file: 'p23-announce-stale-silently.ts', adapter: p23 },
 ]
