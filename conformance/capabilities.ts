@@ -13,6 +13,7 @@ export const CAPABILITIES = {
   noPersistence: 'boots with no session persistence configured when services.persistence is false',
   agentEvents: 'has handle.agentEvents(ctx, agent).emit(name, payload): dispatches an agent event through ctx carried with agent\'s scope key (the agentEvents helper §9 18 names)',
   effectLabels: 'its contexts\' fibers expose effectLabels() (§2, the labels of the effects a fiber holds), so a case can see a lifecycle effect left on an owner fiber',
+  crash: 'has handle.crash(): the process dies without shutdown (no teardown, no disposal event), nothing reaches services.disk afterwards, and what it appended before stays there, so a program can crash it mid-turn and resume from the disk',
   warnings: 'reports every contained failure (a throwing or rejecting listener, a failing disposer) through services.warn, with the thrown value as its error or its message in the text',
 } as const
 

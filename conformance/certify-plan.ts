@@ -104,7 +104,11 @@ export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {
     return reason === undefined
   })
   const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
-  const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => adapter.supports.resume || !JSON.stringify(p.program).includes('"resume"')) : []
+  // A program that resumes needs resume; one that crashes its process needs the `crash` capability.
+  const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => {
+    const text = JSON.stringify(p.program)
+    return (adapter.supports.resume || !text.includes('"resume"')) && (adapter.supports.crash || !text.includes('"op":"crash"'))
+  }) : []
   const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
   programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
   if (simulate) for (let k = 0; k < profile.randomPrograms; k++) units.push({ kind: 'random', k })

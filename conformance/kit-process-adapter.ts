@@ -14,7 +14,7 @@ import type { Adapter } from './adapter.js'
 export const KIT_PROCESS_ADAPTER: Adapter = {
   name: 'dsh-lifecycle-kit reference (as a process)',
   version: '0.1.0',
-  supports: { queue: true, scopeMinting: true, preparations: true, noPersistence: true, warnings: true, agentEvents: true, effectLabels: true },
+  supports: { queue: true, scopeMinting: true, preparations: true, noPersistence: true, warnings: true, agentEvents: true, effectLabels: true, crash: true },
   process: kitProcess((ctx) => installReferenceFactory(ctx)),
 }
 

@@ -309,4 +309,51 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       ] },
     },
   },
+  {
+    // A crash in the middle of a turn (the model call never returns) with a steer and an inject
+    // pending, while another actor creates, sends and resumes: the new process must resume what the
+    // dead one appended durably, the open turn and the pending splices included (§3.4, §6.5, §9 43–47,
+    // 116–119), and nothing of the dead process may act on the new one.
+    name: 'crash-mid-turn-and-resume', groups: ['AGENT-CREATE-RESUME', 'AGENT-INBOX-REPLAY'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'inject', session: 's1' },
+          { op: 'crash' }, { op: 'resume', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'dispose', session: 's1' },
+        ] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 1, effects } }, { op: 'followup', session: 's2' }, { op: 'inject', session: 's2' }, { op: 'resume', session: 's2' }, { op: 'followup', session: 's2' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }] }, listeners: [{ event: 'session/event', session: 's2', eventType: 'turn/end', action: { do: 'op', op: { op: 'steer', session: 's1' } } }] },
+    },
+  },
+  {
+    // The registry split one step at a time on stubs, from actors and from listeners (§4, §9 71–79):
+    // enter emits nothing and refuses a live id, a real create collides with an entered stub, announce
+    // emits agent/created once and refuses a repeat and a detached object, detach is single-shot,
+    // silent for a never-announced entry, never removes a replacement, and is deferred when a created
+    // listener calls it.
+    name: 'registry-split-steps', groups: ['AGENT-REGISTRY-LIFECYCLE'], clauses: [71, 73, 74, 75, 76, 78, 79],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'enter', session: 'x1' }, { op: 'announce', session: 'x1' }, { op: 'announce', session: 'x1' }, { op: 'enter', session: 'x1' },
+          { op: 'detach', session: 'x1' }, { op: 'announce', session: 'x1' }, { op: 'enter', session: 'x1' }, { op: 'detach', session: 'x1', stale: true },
+          { op: 'detach', session: 'x1' }, { op: 'detach', session: 'x1' },
+        ] },
+        { id: 'a2', ops: [
+          { op: 'enter', session: 's1' }, { op: 'create', session: 's1' }, { op: 'detach', session: 's1' }, { op: 'create', session: 's1', setup: { steps: 1 } },
+          { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' },
+        ] },
+        { id: 'a3', ops: [{ op: 'enter', session: 'x3' }, { op: 'announce', session: 'x3' }, { op: 'announce', session: 'x3' }, { op: 'enter', session: 'x3' }, { op: 'announce', session: 'x3' }] },
+      ],
+      env: { listeners: [
+        { event: 'agent/created', session: 'x3', action: { do: 'op', op: { op: 'detach', session: 'x3' } }, times: 2 },
+        { event: 'agent/created', session: 's1', action: { do: 'op', op: { op: 'enter', session: 'y1' } } },
+        { event: 'agent/disposed', session: 's1', action: { do: 'op', op: { op: 'announce', session: 'y1' } } },
+        { event: 'agent/disposed', session: 'y1', action: { do: 'op', op: { op: 'enter', session: 'y1' } } },
+      ] },
+    },
+  },
 ]

@@ -71,6 +71,13 @@ export interface ProcessHandle {
   shutdown(): Promise<void>
   /** Release process-wide resources without unloading (the run is over). */
   abandon(): void
+  /**
+   * The process dies without shutdown (§3.4, §6): no teardown, no disposal event, and nothing
+   * reaches `services.disk` any more; what was appended durably before stays. The simulator stops
+   * resuming the process's own waits and boots a new one over the same disk. Optional (capability
+   * `crash`): a process without it cannot be crashed, and a program's `crash` is skipped.
+   */
+  crash?(): void
   /** Defaults merged into every create/resume's `agentOptions` (e.g. a provider/model route). */
   readonly agentOptions?: AgentOptions
   /**
@@ -139,6 +146,8 @@ export function kitProcess(install: InstallFactory, options: KitProcessOptions =
     const observers: Array<NonNullable<RootOptions['scopeCreated']>> = []
     if (options.scopeCreated) observers.push(options.scopeCreated)
     if (services.scopeCreated) observers.push((fiber, key) => services.scopeCreated!(fiber, key))
+    // Set by crash(): the dead process's store no longer reaches the disk.
+    let crashed = false
     const root = createRoot({
       now: services.now,
       newId: services.newId,
@@ -148,7 +157,7 @@ export function kitProcess(install: InstallFactory, options: KitProcessOptions =
       ...(services.persistence === false ? {} : { persistence: (ctx: Context) => observedPersistence((options.persistence ?? ((c, disk, o) => new InMemoryPersistence(c, disk, o)))(ctx, services.disk, {
         ...(services.beforeLoad ? { beforeLoad: services.beforeLoad } : {}),
         // The disk sees every append until the process is dropped, shutdown's included.
-        subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, listener, undefined, { global: true }) },
+        subscribe: (name, listener) => { (ctx as ContextImpl).runtime.bus.add(name, (...args: any[]) => { if (!crashed) listener(...args) }, undefined, { global: true }) },
       }), services) }),
       ...(observers.length === 1 ? { scopeCreated: observers[0]! }
         : observers.length > 1 ? { scopeCreated: (fiber, key) => { for (const observe of observers) observe(fiber, key) } } : {}),
@@ -174,6 +183,7 @@ export function kitProcess(install: InstallFactory, options: KitProcessOptions =
       unloadFactory: () => factory.unload(),
       shutdown: () => root.shutdown(),
       abandon: () => root.abandon(),
+      crash: () => { crashed = true; root.abandon() },
     }
   }
 }

@@ -82,6 +82,21 @@ export function register(session: string): Operation {
 }
 
 /** `agent.whenIdle()`. */
+/** Enter a fresh stub agent under `session` without announcing it (§4). */
+export function enter(session: string): Operation {
+  return { op: 'enter', session }
+}
+
+/** Announce the stub entered last under `session` (§4). */
+export function announce(session: string): Operation {
+  return { op: 'announce', session }
+}
+
+/** Detach the stub entered last under `session`; with `stale`, the one entered before it (§4). */
+export function detach(session: string, extra: { stale?: true } = {}): Operation {
+  return { op: 'detach', session, ...extra }
+}
+
 export function whenIdle(session: string): Operation {
   return { op: 'whenIdle', session }
 }
@@ -109,6 +124,11 @@ export function shutdown(): Operation {
 /** Persist, drop the process and boot a fresh one over the same disk. */
 export function restart(): Operation {
   return { op: 'restart' }
+}
+
+/** The process dies without shutdown and a new one boots over the disk. */
+export function crash(): Operation {
+  return { op: 'crash' }
 }
 
 /** An actor: operations run one after another. */

@@ -304,7 +304,11 @@ export async function reportFailure(ctx: CampaignContext, f: FailureToReport): P
 /** The reference adapter, the default baseline. */
 export const DEFAULT_BASELINE: Adapter = REFERENCE_ADAPTER
 
-/** Operation kinds a campaign may generate for an adapter (no resume or restart without resume support). */
+/**
+ * Operation kinds a campaign may generate for an adapter: no resume, restart or crash without resume
+ * support, no crash without the `crash` capability.
+ */
 export function operationsFor(adapter: NormalizedAdapter): ArbitraryOptions {
-  return adapter.supports.resume ? {} : { operations: OPERATION_KINDS.filter((k) => k !== 'resume' && k !== 'restart') }
+  if (adapter.supports.resume && adapter.supports.crash) return {}
+  return { operations: OPERATION_KINDS.filter((k) => k !== 'crash' && (adapter.supports.resume || (k !== 'resume' && k !== 'restart'))) }
 }

@@ -189,13 +189,15 @@ describe('campaign', () => {
 
   it('guided: a failure found by a corpus mutant reruns with the campaign up to it, not from its seed alone', async () => {
     const module = 'conformance/mutants/m15-rollback-keeps-session.ts'
-    const report = await runCampaign({ adapter: m15, adapterModule: module, seed: 3, runs: 60, shrink: false, baseline: false })
+    const report = await runCampaign({ adapter: m15, adapterModule: module, seed: 2, runs: 60, shrink: false, baseline: false })
     const f = report.failures[0]!
-    // Seed 36 is the first one past GUIDANCE_LAG + 1: a mutant of the corpus of seeds 3..3.
-    expect(f.runSeed).toBe(3 + GUIDANCE_LAG + 1)
-    expect(f.originalProgram.name).toMatch(/^guided 36 from \d+$/)
-    expect(f.rerun).toBe(`npx dsh-kit fuzz --adapter ${module} --strategy portfolio --seed 3 --runs ${GUIDANCE_LAG + 2}`)
-    const prefix = await runCampaign({ adapter: m15, seed: 3, runs: GUIDANCE_LAG + 2, shrink: false, baseline: false })
+    // Seed 41, past GUIDANCE_LAG + 1, runs a mutant of the corpus of the earlier seeds (seed 4's
+    // program); the campaign's new operations moved it from seed 3's run 36 at 73a4fc6.
+    expect(f.runSeed).toBeGreaterThan(2 + GUIDANCE_LAG)
+    expect(f.originalProgram.name).toBe(`guided ${f.runSeed} from 4`)
+    const runs = f.runSeed - 2 + 1
+    expect(f.rerun).toBe(`npx dsh-kit fuzz --adapter ${module} --strategy portfolio --seed 2 --runs ${runs}`)
+    const prefix = await runCampaign({ adapter: m15, seed: 2, runs, shrink: false, baseline: false })
     expect(prefix.failures[0]?.hash).toBe(f.hash)
     const alone = await runCampaign({ adapter: m15, seed: f.runSeed, runs: 1, shrink: false, baseline: false })
     expect(alone.failures[0]?.hash).not.toBe(f.hash)

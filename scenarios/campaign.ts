@@ -33,12 +33,11 @@ import type { NormalizedAdapter } from '../conformance/adapter.js'
 import { runProgram } from '../sim/run.js'
 import { dfs } from '../sim/strategies/index.js'
 import { compiledModuleUrl, WorkerPool } from '../sim/pool/worker-pool.js'
-import { OPERATION_KINDS } from '../sim/program.js'
 import type { ArbitraryOptions } from './arbitraries/index.js'
 import { uses } from './campaign-draw.js'
 import { SCENARIOS } from './catalog.js'
 import { CampaignLedger, lostFailure } from './campaign-ledger.js'
-import { campaignContext, reportFailure, runSeed, seedProgram, seedRun } from './campaign-seed.js'
+import { campaignContext, operationsFor, reportFailure, runSeed, seedProgram, seedRun } from './campaign-seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './campaign-seed.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './campaign-types.js'
 import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './campaign-types.js'
@@ -83,7 +82,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     throw new CampaignError('workers need adapterModule: the module path each worker thread imports the adapter from')
   }
   const arbitrary: ArbitraryOptions = {
-    ...(adapter.supports.resume ? {} : { operations: OPERATION_KINDS.filter((k) => k !== 'resume' && k !== 'restart') }),
+    ...operationsFor(adapter),
     ...options.arbitrary,
   }
   const baselineInput = options.baseline === false ? undefined : options.baseline ?? REFERENCE_ADAPTER

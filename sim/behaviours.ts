@@ -46,21 +46,28 @@ function subjectOf(event: EventName, args: readonly any[]): string | undefined {
 /** Builds the environment's behaviours for one world. */
 export class Behaviours {
   readonly #modelCursor = new Map<SessionId, number>()
-  readonly model: Model
 
-  constructor(private readonly world: World) {
-    this.model = { call: (request) => this.#modelCall(request) }
+  constructor(private readonly world: World) {}
+
+  /**
+   * The scripted model as the process of `generation` calls it: a call from a process that crashed
+   * never returns (nor is it marked), whenever its dead code makes it.
+   */
+  modelFor(generation: number): Model {
+    return { call: (request) => this.#modelCall(request, generation) }
   }
 
   /** A persistence load (§1.4): a scheduling point, then the program's load behaviour. */
-  async load(id: SessionId, signal: AbortSignal | undefined): Promise<void> {
+  async load(id: SessionId, signal: AbortSignal | undefined, generation = this.world.generation): Promise<void> {
     const spec = this.world.program.env?.loads?.[id] ?? { load: 'ok' as const }
     const actor = `load:${id}`
     const world = this.world
+    // A load of a process that crashed never finishes.
+    if (world.crashed(generation)) await NEVER
     // Marks let scenario goals see where a load stood when something raced it.
     world.trace.mark(`${actor}@start ${spec.load}`, world.generation, { id })
-    await world.port.point(`${actor}:load`, actor)
-    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await world.port.point(`${actor}:slow.${k}`, actor)
+    await world.point(`${actor}:load`, actor, generation)
+    if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await world.point(`${actor}:slow.${k}`, actor, generation)
     if (spec.load === 'fail') {
       world.trace.mark(`${actor}@fail`, world.generation, { id })
       throw new InjectedFault(`persistence load of "${id}" failed`)
@@ -82,8 +89,11 @@ export class Behaviours {
   /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */
   setup(spec: SetupSpec, actor: string, what: string, tx: string, id: string): AgentSetup {
     const meta = { tx, id }
+    // The process the creation was called in: its setup's waits are that process's.
+    const generation = this.world.generation
     return (agentCtx: Context) => {
       const world = this.world
+      if (world.crashed(generation)) return NEVER
       this.#probeInitiator(agentCtx, `${actor}:${what}`, meta)
       world.trace.mark(`${actor}:${what}@setup:start`, world.generation, meta)
       spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${actor}:${what}:effect${i}`, meta))
@@ -103,7 +113,7 @@ export class Behaviours {
       return (async () => {
         for (let k = 1; k <= spec.steps; k++) {
           if (spec.hangAt === k - 1) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
-          await this.world.port.point(`${actor}:${what}@setup.${k}`, actor)
+          await this.world.point(`${actor}:${what}@setup.${k}`, actor, generation)
           if (spec.rejectAt === k) throw new InjectedFault(`setup of ${what} rejected at step ${k}`)
         }
         if (spec.hangAt !== undefined && spec.hangAt >= spec.steps) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
@@ -150,20 +160,22 @@ export class Behaviours {
       fired++
       return true
     }
+    // A listener of a process that crashed plays nothing (the dead process's code no longer acts).
+    const generation = this.world.generation
     const observeAbort = (signal: AbortSignal | undefined): void => {
       if (spec.onAbort === undefined || signal === undefined || signal.aborted) return
-      signal.addEventListener('abort', () => { this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined) }, { once: true })
+      signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined) }, { once: true })
     }
     if (spec.event === 'agent/pre-step') {
       ctx.on('agent/pre-step', (payload, next) => {
-        if (!matches([payload])) return next()
+        if (this.world.crashed(generation) || !matches([payload])) return next()
         observeAbort(payload.signal)
         return this.#play<PreStepDecision | Promise<PreStepDecision>>(spec.action, label, origin, () => next(), {}, () => ({ kind: 'reject' })) as never
       })
       return
     }
     ctx.on(spec.event, ((...args: any[]) => {
-      if (!matches(args)) return undefined
+      if (this.world.crashed(generation) || !matches(args)) return undefined
       if (spec.event === 'agent/turn-stopping') observeAbort(args[0]?.signal)
       return this.#play(spec.action, label, origin, () => undefined)
     }) as never)
@@ -202,14 +214,16 @@ export class Behaviours {
    */
   observeAbort(signal: AbortSignal, action: Action, origin: string): void {
     if (signal.aborted) return
-    signal.addEventListener('abort', () => { this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined) }, { once: true })
+    const generation = this.world.generation
+    signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined) }, { once: true })
   }
 
   /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */
   registerEffect(ctx: Context, spec: EffectSpec, origin: string, meta: { tx?: string; id?: string } = {}): void {
+    const generation = this.world.generation
     ctx.effect(() => {
       this.world.trace.mark(`${origin} registered`, this.world.generation, meta)
-      return () => this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta) as void | Promise<void>
+      return () => this.world.crashed(generation) ? undefined : this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta) as void | Promise<void>
     }, `sim:${origin}`)
   }
 
@@ -234,12 +248,12 @@ export class Behaviours {
         throw new InjectedFault(`${label} (${origin}) threw`)
       case 'reject':
         return (async () => {
-          await world.port.point(label, label)
+          await world.point(label, label)
           throw new InjectedFault(`${label} (${origin}) rejected`)
         })()
       case 'slow':
         return (async () => {
-          await world.port.point(label, label)
+          await world.point(label, label)
           return then()
         })()
       case 'op':
@@ -250,7 +264,8 @@ export class Behaviours {
     }
   }
 
-  async #modelCall(request: ModelRequest): Promise<ModelReply> {
+  async #modelCall(request: ModelRequest, generation: number): Promise<ModelReply> {
+    if (this.world.crashed(generation)) return NEVER
     const id = request.sessionId
     const k = this.#modelCursor.get(id) ?? 0
     this.#modelCursor.set(id, k + 1)
@@ -263,7 +278,7 @@ export class Behaviours {
       initiator = 'disposed'
     }
     this.world.trace.mark(`${actor}:call${k + 1} initiator=${initiator}`, this.world.generation, { id })
-    await this.world.port.point(`${actor}:call${k + 1}`, actor)
+    await this.world.point(`${actor}:call${k + 1}`, actor, generation)
     request.signal.throwIfAborted()
     switch (spec.reply) {
       case 'text':
@@ -289,7 +304,12 @@ export class Behaviours {
         return { text: `tool ${k + 1}`, followUp: true }
       case 'delay':
         await sleep(spec.ms, request.signal)
+        // A timer outlives nothing: the reply never reaches a process that crashed meanwhile.
+        if (this.world.crashed(generation)) return NEVER
         return { text: `reply ${k + 1}` }
     }
   }
 }
+
+/** A wait that never resumes (a crashed process's). */
+const NEVER = new Promise<never>(() => {})

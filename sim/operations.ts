@@ -8,12 +8,17 @@ import type { CauseKind, Operation } from './program.js'
 import { runBoundary } from './boundary.js'
 import { resendPending } from './resend.js'
 import { createStubAgent } from './stub-agent.js'
+import { CrashUnsupported } from './crash.js'
 import type { World } from './world.js'
+import type { Snapshot } from './trace.js'
+import { announceStub, detachStub, enterStub } from './registry-split.js'
 
 /** How an operation ended. */
 export interface OperationResult {
   status: 'ok' | 'fail' | 'info'
   detail: string
+  /** The registries the outcome states, when not the current process's (a crash's: the dead process's). */
+  snap?: Snapshot
 }
 
 /** A short, stable description of an operation for labels and traces. */
@@ -21,7 +26,8 @@ export function describeOperation(op: Operation): string {
   switch (op.op) {
     case 'abortSignal': return `abortSignal(${op.signal})`
     case 'unloadOwner': return `unloadOwner(${op.owner})`
-    case 'unloadFactory': case 'shutdown': case 'restart': return op.op
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return op.op
+    case 'detach': return `detach(${op.session}${op.stale ? ',stale' : ''})`
     case 'cancel': return `cancel(${op.session},${op.cause ?? 'user'}${op.keepInbox ? ',keep' : ''})`
     case 'remove': return `remove(${op.session}${op.which === 'last' ? ',last' : ''})`
     default: return `${op.op}(${op.session})`
@@ -61,6 +67,9 @@ function errorText(error: unknown): string {
 export function maintenanceMark(actor: string, what: string, at: 'start' | 'end'): string {
   return `${actor}:${what}@maintenance:${at}`
 }
+
+/** What a crash resolves an operation of its process with. */
+const CRASHED: unique symbol = Symbol('crashed')
 
 /** Op numbers of operations nested in a boundary start here (an actor's own list never gets near). */
 export const BOUNDARY_OP_BASE = 1_000_000
@@ -107,13 +116,22 @@ export class Operations {
       }
     }
     let result: OperationResult
+    // An operation in flight in a process that crashes ends with it, unrecorded: its caller died
+    // too (the crash itself is the one operation that outlives its process). Raced only in a program
+    // that may crash: the race costs microtask hops, and other programs keep their exact traces.
+    const crashed = op.op === 'crash' || !world.mayCrash ? undefined : world.crashedAt(generation).then(() => CRASHED)
     try {
-      const value = await this.#execute(op, actor, what, tx ?? '')
-      result = value ?? { status: 'ok', detail: '' }
+      const execution = this.#execute(op, actor, what, tx ?? '')
+      const value = crashed ? await Promise.race([execution, crashed]) : await execution
+      // Also an operation that returned while its process crashed under it (a crash from a listener
+      // of the dispatch it caused): it did not return to anyone.
+      if (value === CRASHED || (crashed && world.crashed(generation))) return { status: 'info', detail: 'the process crashed' }
+      result = (value as OperationResult | void) ?? { status: 'ok', detail: '' }
     } catch (error) {
+      if (world.crashed(generation) && op.op !== 'crash') return { status: 'info', detail: 'the process crashed' }
       result = { status: 'fail', detail: errorText(error) }
     }
-    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, snap: world.snapshot(), ...(tx ? { tx } : {}) })
+    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, snap: result.snap ?? world.snapshot(), ...(tx ? { tx } : {}) })
     return result
   }
 
@@ -124,6 +142,8 @@ export class Operations {
 
   async #execute(op: Operation, actor: string, what: string, tx: string): Promise<OperationResult | void> {
     const world = this.world
+    // The process this operation acts in (a maintenance task's waits are that process's).
+    const generation = world.generation
     switch (op.op) {
       case 'create': {
         const ctx = this.#callerCtx(op.parent, op.owner ?? actor)
@@ -135,7 +155,7 @@ export class Operations {
           ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
-        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx)
+        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation)
       }
       case 'resume': {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
@@ -145,14 +165,14 @@ export class Operations {
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
-        return this.#keep(op.session, handle, op.owner ?? actor, ctx)
+        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation)
       }
       case 'dispose': {
         const handle = world.handles.get(op.session)
         if (!handle) return { status: 'info', detail: 'no handle' }
         const owner = world.handleOwners.get(op.session)
         await handle.dispose()
-        if (owner) this.#ownerKeeps(owner, op.session)
+        if (owner && !world.crashed(generation)) this.#ownerKeeps(owner, op.session)
         return
       }
       case 'cancel': {
@@ -208,7 +228,7 @@ export class Operations {
             if (op.onAbort) world.behaviours.observeAbort(signal, op.onAbort, `${actor}:${what}`)
             try {
               for (let k = 1; k <= steps; k++) {
-                await world.port.point(`${actor}:${what}@maintenance.${k}`, actor)
+                await world.point(`${actor}:${what}@maintenance.${k}`, actor, generation)
                 signal.throwIfAborted()
               }
             } finally {
@@ -245,6 +265,16 @@ export class Operations {
       case 'restart':
         await world.restart()
         return
+      case 'crash':
+        try {
+          return { status: 'ok', detail: '', snap: await world.crash() }
+        } catch (error) {
+          if (error instanceof CrashUnsupported) return { status: 'info', detail: 'crash not supported' }
+          throw error
+        }
+      case 'enter': return enterStub(world, op.session)
+      case 'announce': return announceStub(world, op.session)
+      case 'detach': return detachStub(world, op.session, op.stale === true)
     }
   }
 
@@ -253,7 +283,9 @@ export class Operations {
     return this.world.owner(owner).ctx
   }
 
-  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context): OperationResult {
+  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number): OperationResult {
+    // A creation of a process that crashed meanwhile hands its handle to nobody.
+    if (this.world.crashed(generation)) return { status: 'info', detail: 'the process crashed' }
     this.world.handles.set(id, handle)
     this.world.handleOwners.set(id, { name: owner, ctx })
     return { status: 'ok', detail: '' }

@@ -86,8 +86,10 @@ export function operation(o: Operation): string {
     }
     case 'remove':
       return `remove(${str(o.session)}${o.which === undefined ? '' : `, ${str(o.which)}`})`
-    case 'register':
-      return `register(${str(o.session)})`
+    case 'register': case 'enter': case 'announce':
+      return `${o.op}(${str(o.session)})`
+    case 'detach':
+      return `detach(${str(o.session)}${o.stale ? ', { stale: true }' : ''})`
     case 'boundary':
       return `boundary(${str(o.session)}${o.ops.map((nested) => `, ${operation(nested)}`).join('')})`
     case 'resend':
@@ -99,7 +101,7 @@ export function operation(o: Operation): string {
       return `${o.op}(${str(o.session)})`
     case 'abortSignal': return `abortSignal(${str(o.signal)})`
     case 'unloadOwner': return `unloadOwner(${str(o.owner)})`
-    case 'unloadFactory': case 'shutdown': case 'restart': return `${o.op}()`
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return `${o.op}()`
   }
 }
 

@@ -162,6 +162,16 @@ export type Operation =
    */
   | { op: 'register'; session: string }
   /**
+   * The registry split of §4, one step at a time, on a stub agent with this id (the one of
+   * `register`): `enter` calls `ctx.agents.enter(stub, undefined)` through the root context with a
+   * fresh stub and keeps the `detach` it returns; `announce` calls `ctx.agents.announce` with the
+   * stub entered last under the id; `detach` calls that stub's `detach` (with `stale`, the detach of
+   * the stub entered before it, a stale capability once a replacement entered). Each checks what the
+   * contract says the step does (§9 71–79) and marks a disagreement for the checkers.
+   */
+  | { op: 'enter' | 'announce'; session: string }
+  | { op: 'detach'; session: string; stale?: true }
+  /**
    * Re-send an id already pending: a fresh message carrying the id of the first message pending in
    * the live agent's inbox, through `followup` (default) or `inject`. The contract requires it to
    * throw `message "<id>" is already pending` and write nothing (§9 120); an accepted one is marked.
@@ -185,11 +195,18 @@ export type Operation =
   | { op: 'unloadFactory' }
   | { op: 'shutdown' }
   | { op: 'restart' }
+  /**
+   * The process dies without shutdown (no teardown, no disposal event, nothing written after) and a
+   * new process boots over the disk as it left it (§3.4, §6.5). Skipped (`info`) on a process that
+   * cannot crash (capability `crash`).
+   */
+  | { op: 'crash' }
 
 /** Every operation kind. */
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
   'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend', 'boundary',
+  'crash', 'enter', 'announce', 'detach',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -350,7 +367,7 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   switch (o.op) {
     case 'abortSignal': str(o.signal, `${path}.signal`); return
     case 'unloadOwner': str(o.owner, `${path}.owner`); return
-    case 'unloadFactory': case 'shutdown': case 'restart': return
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return
     default: str(o.session, `${path}.session`)
   }
   if (o.op === 'create' || o.op === 'resume') {
@@ -369,6 +386,7 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
     if (!Array.isArray(o.ops)) fail(`${path}.ops`, 'expected an array of operations')
     o.ops.forEach((nested: unknown, i: number) => validateOperation(nested, `${path}.ops[${i}]`))
   }
+  if (o.op === 'detach' && o.stale !== undefined && o.stale !== true) fail(`${path}.stale`, `expected true or absent, got ${JSON.stringify(o.stale)}`)
   if (o.op === 'resend' && o.via !== undefined && o.via !== 'followup' && o.via !== 'inject') fail(`${path}.via`, `expected followup|inject, got ${JSON.stringify(o.via)}`)
 }
 

@@ -51,6 +51,8 @@ export type TraceEntry =
       alias?: true
       /** On `agent/inbox/*` events whose payload names no message id: what it carried instead (`detail` then has no id). */
       noMessageId?: string
+      /** About a stub agent the program entered directly (`enter`): its registry edges belong to no lifecycle. */
+      stub?: true
     }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
@@ -217,7 +219,7 @@ export function renderEntry(e: TraceEntry): string {
   switch (e.k) {
     case 'invoke': return `${head} ${e.actor.padEnd(6)} invoke   ${e.what}`
     case 'outcome': return `${head} ${e.actor.padEnd(6)} ${e.status.padEnd(8)} ${e.what} ${e.detail} ${snap(e.snap)}`
-    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}${e.stale ? ' (from the detached agent)' : ''}${e.alias ? ' (not the registered agent object)' : ''}`
+    case 'event': return `${head} ${''.padEnd(6)} event    ${e.name} ${e.id} ${e.detail} ${snap(e.snap)}${e.stale ? ' (from the detached agent)' : ''}${e.alias ? ' (not the registered agent object)' : ''}${e.stub ? ' (a stub the program entered)' : ''}`
     case 'append': return `${head} ${''.padEnd(6)} append   ${e.id}#${e.seq} ${e.type} ${short(e.data)}`
     case 'resumed': return `${head} ${''.padEnd(6)} resumed  ${e.id} next-turn=[${e.inbox.nextTurn.join(',')}] next-step=[${e.inbox.nextStep.join(',')}]`
     case 'warn': return `${head} ${''.padEnd(6)} warn     ${e.message}`

@@ -2,8 +2,9 @@
  * The world: one simulated process per run (design.md concept 1) — a root context, SessionStore,
  * AgentRegistry, persistence, scripted model, virtual time and counters for ids — with the factory
  * under test installed (or a whole foreign runtime booted) through a {@link ProcessFactory}.
- * `restart` drops the process and boots a new one over the same persisted disk. Nothing survives
- * from one run to the next.
+ * `restart` drops the process and boots a new one over the same persisted disk; `crash` kills it
+ * without shutdown (nothing of it runs afterwards: every wait it is parked at never resumes) and
+ * boots a new one over the disk as the dead process left it. Nothing survives from one run to the next.
  *
  * The world observes only through the public contract: observers on every event of the
  * vocabulary, the registries' `get/list`, handles, `agent.inbox` and `agent.session`.
@@ -15,6 +16,8 @@ import { createUserMessage } from '../core/messages.js'
 import type { PersistedSession } from '../core/persistence.js'
 import type { ProcessFactory, ProcessHandle } from '../core/process.js'
 import { Behaviours } from './behaviours.js'
+import { CrashUnsupported } from './crash.js'
+import type { StubEntry } from './registry-split.js'
 import { Operations } from './operations.js'
 import { OWNERSHIP_MARK, probeOwnership } from './ownership-probe.js'
 import type { Program } from './program.js'
@@ -62,6 +65,8 @@ export class World {
   readonly handleOwners = new Map<SessionId, { readonly name: string; readonly ctx: Context }>()
   /** Disposers of the stub agents registered by `register` operations, in this process. */
   readonly stubs = new Map<SessionId, Disposer>()
+  /** Stubs entered by `enter` operations, per id in enter order, in this process. */
+  readonly entered = new Map<SessionId, StubEntry[]>()
   readonly signals = new Map<string, AbortController>()
   /** Ids a resume was marked for with a persisted length (their later loads are marked even at 0). */
   readonly persistedMarked = new Set<SessionId>()
@@ -71,6 +76,8 @@ export class World {
   readonly #retired = new WeakSet<Agent>()
   /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
   readonly stubAgents = new WeakSet<Agent>()
+  /** Stub agents the program entered (`enter`): their events are marked as the stub's. */
+  readonly enteredStubs = new WeakSet<Agent>()
   /** Maintenance tasks the program started and whose `runMaintenance` promise has not settled, per agent. */
   readonly maintaining = new Map<Agent, number>()
   /** Per agent, the `whenIdle()` a probe called last and whether it settled. */
@@ -79,12 +86,18 @@ export class World {
   #probedAt = -1
   /** Sessions whose log has a `turn/start` not yet closed by its `turn/end` (seen by the observer). */
   readonly #openTurns = new WeakMap<Session, boolean>()
+  /** Whether the program has a `crash` anywhere (an actor's list, a nested op, a behaviour's action). */
+  readonly mayCrash: boolean
+  /** Generations that crashed, each with the resolver of {@link crashedAt}'s promise. */
+  readonly #crashed = new Set<number>()
+  readonly #crashSignals = new Map<number, { promise: Promise<void>; resolve: () => void }>()
   #ids = 0
   #tx = 0
   #messages = 0
 
   private constructor(options: WorldOptions) {
     this.program = options.program
+    this.mayCrash = JSON.stringify(options.program).includes('"op":"crash"')
     this.port = options.port
     this.trace = options.trace
     this.#boot = options.process
@@ -153,8 +166,63 @@ export class World {
     this.handles.clear()
     this.handleOwners.clear()
     this.stubs.clear()
+    this.entered.clear()
     this.signals.clear()
     await this.#start()
+  }
+
+  /**
+   * Kill the process without shutdown (§3.4, §6): no teardown, no disposal event; the process stops
+   * writing to the disk, the waits it is parked at never resume, and the operations in flight in it
+   * end unrecorded (their callers died with it). A new process boots over the disk. The snapshot of
+   * the dead process's registries as it died is returned (the crash's outcome states it).
+   * Throws when the process cannot crash (no `crash` method: capability `crash`).
+   */
+  async crash(): Promise<Snapshot> {
+    if (!this.process.crash) throw new CrashUnsupported()
+    const generation = this.generation
+    this.#crashed.add(generation)
+    this.process.crash()
+    const snap = this.snapshot()
+    this.recordFinal(true)
+    this.#crashSignal(generation).resolve()
+    this.generation++
+    this.handles.clear()
+    this.handleOwners.clear()
+    this.stubs.clear()
+    this.entered.clear()
+    this.signals.clear()
+    await this.#start()
+    return snap
+  }
+
+  /** Whether the process of `generation` crashed. */
+  crashed(generation: number): boolean { return this.#crashed.has(generation) }
+
+  /** Settles when the process of `generation` crashes (never, if it does not). */
+  crashedAt(generation: number): Promise<void> { return this.#crashSignal(generation).promise }
+
+  #crashSignal(generation: number): { promise: Promise<void>; resolve: () => void } {
+    let signal = this.#crashSignals.get(generation)
+    if (!signal) {
+      let resolve!: () => void
+      const promise = new Promise<void>((r) => { resolve = r })
+      this.#crashSignals.set(generation, (signal = { promise, resolve }))
+    }
+    return signal
+  }
+
+  /**
+   * A scheduling point of the process of `generation` (by default the current one; its checkpoints,
+   * loads, setups, model calls, listener actions): resolves when the scheduler lets `actor` past
+   * `label`, unless that process has crashed by then — a dead process's wait never resumes.
+   */
+  point(label: string, actor: string, generation = this.generation): Promise<void> {
+    // The gate costs a microtask hop: a program that never crashes waits on the scheduler's own
+    // promise, so its runs (and every run saved before crash existed) keep their exact traces.
+    if (!this.mayCrash) return this.port.point(label, actor)
+    if (this.#crashed.has(generation)) return NEVER
+    return this.port.point(label, actor).then(() => this.#crashed.has(generation) ? NEVER : undefined)
   }
 
   /** A fresh transaction id for a create/resume invocation. */
@@ -265,11 +333,14 @@ export class World {
     this.trace.probe(probe)
   }
 
-  /** Record the process's final state, and every session that grew after it left the store. */
-  recordFinal(): void {
+  /**
+   * Record the process's final state, and every session that grew after it left the store (not
+   * for a crashed process: it never finished its teardowns).
+   */
+  recordFinal(crashed = false): void {
     const late: { id: string; detached: number; final: number }[] = []
     for (const [session, detached] of this.#detached) {
-      if (session.seq !== detached) late.push({ id: session.id, detached, final: session.seq })
+      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq })
     }
     this.#detached.clear()
     this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
@@ -282,15 +353,16 @@ export class World {
 
   async #start(): Promise<void> {
     const world = this
-    const port = this.port
+    const generation = this.generation
     this.process = await this.#boot({
       now: () => Date.now(),
       newId: (kind) => `${kind}-${++this.#ids}`,
-      warn: (message, error) => this.trace.add({ k: 'warn', message: error === undefined ? message : `${message}: ${errorText(error)}`, world: this.generation }),
-      checkpoint: (label) => port.point(label, actorOfLabel(label)),
-      model: this.behaviours.model,
+      // What a dead process still reports in the moment it dies is not heard.
+      warn: (message, error) => { if (!this.#crashed.has(generation)) this.trace.add({ k: 'warn', message: error === undefined ? message : `${message}: ${errorText(error)}`, world: generation }) },
+      checkpoint: (label) => world.point(label, actorOfLabel(label), generation),
+      model: this.behaviours.modelFor(generation),
       disk: this.disk,
-      beforeLoad: (id, signal) => world.behaviours.load(id, signal),
+      beforeLoad: (id, signal) => world.behaviours.load(id, signal, generation),
       ...(this.program.env?.minting?.length ? { scopeCreated: this.#minting() } : {}),
     })
     this.#observe(this.process)
@@ -329,6 +401,8 @@ export class World {
     for (const name of OBSERVED) {
       if (name === 'agent/pre-step') continue
       process.observe(name, ((a: any, b: any) => {
+        // A crashed process is dead: whatever it still does in the moment it dies is not observed.
+        if (this.#crashed.has(generation)) return
         if (name === 'session/event') {
           const session = a as Session
           if (b.type === 'turn/start') this.#openTurns.set(session, true)
@@ -354,9 +428,11 @@ export class World {
                   : name === 'agent/turn-stopping' ? `turn ${a.turn}` : ''
         // §1.9: the payload's agent is the registered agent object (checked on the two publication edges).
         const alias = !stale && agent !== undefined && (name === 'agent/created' || name === 'agent/session-start') && this.ctx.agents.get(id) !== agent
+        const stub = agent !== undefined && this.enteredStubs.has(agent)
         this.trace.add({
           k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
           ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
+          ...(stub ? { stub: true as const } : {}),
         })
         if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
         if (name === 'session/created' && (a as Session).seq > 0) {
@@ -376,6 +452,9 @@ export class World {
     }
   }
 }
+
+/** A wait that never resumes (a crashed process's). */
+const NEVER = new Promise<never>(() => {})
 
 /** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */
 export function inboxMessageId(payload: { message?: unknown } | undefined): { id?: string; missing?: string } {

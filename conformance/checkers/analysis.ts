@@ -136,6 +136,8 @@ export function analyse(trace: Trace, program: Program): Analysis {
         }
         const key = keyOf(e.world, e.id)
         const life = open.get(key)
+        // A stub the program entered (`enter`, §4 split driven step by step): its edges are its own.
+        if (e.stub) break
         // A stub the program registers directly announces itself: not an edge of any lifecycle (set
         // aside until the register's outcome says whether it announced anything).
         if (e.name === 'agent/created') {

@@ -40,7 +40,7 @@ export function checkAtomic(a: Analysis): Violation[] {
   // Ids the program holds with an agent registered directly (§3.5 L): the stub has no session.
   const stubs = new Set<string>()
   const stubAt = new Map<number, string>()
-  for (const w of windowsOf(a)) if (w.spec.op === 'register') stubAt.set(w.invoke.i, keyOf(w.world, w.spec.session))
+  for (const w of windowsOf(a)) if (w.spec.op === 'register' || w.spec.op === 'enter') stubAt.set(w.invoke.i, keyOf(w.world, w.spec.session))
   // 57: a creation that collided with such an agent rejects leaving no orphan session behind.
   for (const tx of a.txs.values()) {
     const o = tx.outcome

@@ -13,7 +13,7 @@ import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
-import { abortRequests, teardownRequest } from './windows.js'
+import { abortRequests, teardownRequest, windowsOf } from './windows.js'
 
 /** Whether the operation invoked at entry `i` was performed by an abort observer (its mark says `abort:`). */
 function fromAbortObserver(a: Analysis, i: number): boolean {
@@ -22,10 +22,15 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
 }
 
 /**
- * Whether the operation invoked at entry `i` was performed from a dispatch of a clear: a listener of
- * `agent/inbox/discarded` or an observer of a splice (`session/event`). Its mark says which.
+ * Whether a followup or steer of `id` was invoked between entries `from` and `to` from a listener of
+ * an inbox discard or a session append (the mark before an inline operation names its listener).
  */
-function fromClearDispatch(a: Analysis, i: number): boolean {
+function wokenWithin(a: Analysis, world: number, id: string, from: number, to: number): boolean {
+  return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
+    fromClearListener(a, w.invoke.i))
+}
+
+function fromClearListener(a: Analysis, i: number): boolean {
   const mark = a.entries[i - 1]
   return mark?.k === 'mark' && / listener:(agent\/inbox\/discarded|session\/event) op$/.test(mark.label)
 }
@@ -43,18 +48,14 @@ export function checkCancelCause(a: Analysis): Violation[] {
       start = undefined
       if (data?.reason?.kind !== 'aborted') continue
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
-      // A cancel whose inbox clear woke the agent (a discard listener's followup opened the turn)
-      // aborts that turn after the clear: it came first. Its outcome entry alone does not say so
-      // (it is recorded when its caller resumes): the clear's canceled splice before the turn does.
-      // It woke the agent only if a waking send made from a listener inside its clear (after its
-      // first canceled splice) came before the turn; a send that merely surrounds the cancel (the
-      // cancel made from the send's own inserted listener) wakes the agent after the cancel ended.
-      const clearing = (r: { window: { invoke: { i: number } } }): boolean => {
-        const cleared = life.appends.find((x) => x.i > r.window.invoke.i && x.i < opened.i && x.type === 'agent/inbox/spliced' && (x.data as { outcome?: unknown } | null)?.outcome === 'canceled')
-        if (!cleared) return false
-        return a.entries.some((x, i) => i > cleared.i && i < opened.i && x.k === 'invoke' && x.world === life.world && (x.spec.op === 'followup' || x.spec.op === 'steer') && x.spec.session === life.id && fromClearDispatch(a, i))
-      }
-      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) => (r.window.outcome === undefined || r.window.outcome.i > opened.i) && (r.teardown || clearing(r)))
+      // A request still running when the turn opened (a cancel whose inbox clear woke the agent
+      // from a discard listener) aborts it after the clear: it came first. Only a wake made after
+      // the request began from a listener of what its clear emits (a discard, a splice append) can
+      // have opened the turn inside it: without one, the request returned before the turn opened
+      // (its outcome may still be recorded after the turn/start when it was made from inside a
+      // dispatch), and it aborted nothing of this turn.
+      const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) =>
+        (r.window.outcome === undefined || r.window.outcome.i > opened.i) && wokenWithin(a, life.world, life.id, r.window.invoke.i, opened.i))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
       if (!first || first.teardown || first.failed) continue

@@ -6,6 +6,10 @@
  * - inside an initiator boundary (`boundary`), `currentInitiator()` stays its agent across every
  *   awaited operation (§9 130, 132), and a boundary that awaits its own process's unload completes
  *   (no self-deadlock, §9 137);
+ * - a step of the registry split a program drives on a stub (`enter`, `announce`, `detach`) does
+ *   what §4 says: enter emits nothing and refuses a live id, announce emits `agent/created` once and
+ *   refuses a repeat or a stale object, detach is single-shot, never removes a replacement, is
+ *   silent for a never-announced entry and deferred inside its own `agent/created` (§9 71–79);
  * - a session persisted with header fields (`env.persisted[].header`) resumes with exactly those
  *   fields (§9 45), and without a `cwd` when none was persisted (§9 46).
  * @module
@@ -13,6 +17,7 @@
 import { BOUNDARY_LOST } from '../../sim/boundary.js'
 import { OWNERSHIP_MARK } from '../../sim/ownership-probe.js'
 import { PERSISTED_HEADER_FIELDS } from '../../sim/program.js'
+import { SPLIT_MARK } from '../../sim/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/resend.js'
 import type { Analysis } from './analysis.js'
 import { violation } from './violation.js'
@@ -45,6 +50,9 @@ export function checkKitLevel(a: Analysis): Violation[] {
       out.push(violation('AGENT-INITIATOR-API', 130, `"${e.id ?? '?'}": inside its initiator boundary, ${e.label.slice(BOUNDARY_LOST.length + 1)}`, e))
     } else if (e.label.startsWith(`${RESEND_ACCEPTED} `)) {
       out.push(violation('AGENT-INBOX-TEST', 120, `"${e.id ?? '?'}": a message with the id ${e.label.slice(RESEND_ACCEPTED.length + 1)} of an item already pending was accepted (must throw already pending)`, e))
+    } else if (e.label.startsWith(`${SPLIT_MARK} `)) {
+      const [clause, ...what] = e.label.slice(SPLIT_MARK.length + 1).split(' ')
+      out.push(violation('AGENT-REGISTRY-LIFECYCLE', Number(clause), what.join(' '), e))
     } else if (e.label.startsWith(`${OWNERSHIP_MARK} `)) {
       const line = e.label.slice(OWNERSHIP_MARK.length + 1)
       if (seen.has(line)) continue

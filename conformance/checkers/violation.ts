@@ -34,4 +34,4 @@ const CLAUSE_GROUP = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) 
  * The clauses the trace checkers can report: a clause listed here is checked on every run, so a
  * run without its violation counts as a pass for it.
  */
-export const CHECKED_CLAUSES: readonly number[] = [5, 6, 11, 16, 19, 20, 22, 24, 27, 31, 32, 36, 39, 40, 43, 44, 45, 46, 47, 55, 56, 57, 58, 60, 61, 64, 65, 67, 68, 74, 76, 79, 82, 88, 95, 96, 97, 98, 99, 101, 102, 103, 104, 107, 111, 112, 114, 115, 116, 117, 120, 121, 122, 123, 125, 126, 130, 137, 139, 142, 147, 148, 149, 156, 157, 159, 162, 163, 165]
+export const CHECKED_CLAUSES: readonly number[] = [5, 6, 11, 16, 19, 20, 22, 24, 27, 31, 32, 36, 39, 40, 43, 44, 45, 46, 47, 55, 56, 57, 58, 60, 61, 64, 65, 67, 68, 71, 73, 74, 75, 76, 78, 79, 82, 88, 95, 96, 97, 98, 99, 101, 102, 103, 104, 107, 111, 112, 114, 115, 116, 117, 120, 121, 122, 123, 125, 126, 130, 137, 139, 142, 147, 148, 149, 156, 157, 159, 162, 163, 165]

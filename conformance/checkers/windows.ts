@@ -59,7 +59,7 @@ export function openOn(a: Analysis, world: number, session: string, i: number, k
 /** Ids (`world/id`) the program holds with an agent it registered directly (a stub, §3.5 L). */
 export function stubKeys(a: Analysis): Set<string> {
   // Whatever its outcome: a registration whose announcement a listener vetoed may still hold the id.
-  return new Set(windowsOf(a).filter((w) => w.spec.op === 'register').map((w) => `${w.world}/${sessionOf(w.spec)}`))
+  return new Set(windowsOf(a).filter((w) => w.spec.op === 'register' || w.spec.op === 'enter').map((w) => `${w.world}/${sessionOf(w.spec)}`))
 }
 
 /**

@@ -39,7 +39,7 @@ describe('program arbitrary', () => {
     expect(ALL_COVERAGE_KEYS.filter((k) => /^listener:[a-z-]+\/[a-z/-]+:block$/.test(k))).toHaveLength(14)
     for (const on of ['root', 'owner', 'setup']) expect(ALL_COVERAGE_KEYS).toContain(`effect:${on}:block`)
     for (const a of ['throw', 'reject', 'slow', 'op', 'block']) expect(ALL_COVERAGE_KEYS).toContain(`minting:${a}`)
-    for (const k of ['minting:times', 'site:minting', 'input:mutate', 'remove:last', 'op:remove', 'op:register']) expect(ALL_COVERAGE_KEYS).toContain(k)
+    for (const k of ['minting:times', 'site:minting', 'input:mutate', 'remove:last', 'op:remove', 'op:register', 'op:crash', 'op:enter', 'op:announce', 'op:detach', 'detach:stale']) expect(ALL_COVERAGE_KEYS).toContain(k)
   })
 
   it('options restrict the generator: hangs:false never hangs; operations limits every kind, nested ones included', () => {
@@ -107,6 +107,20 @@ describe('coverageOf', () => {
       'load:slow': 1,
       'persisted:invalid-splice': 1, 'persisted:empty': 1,
     })
+  })
+
+  it('counts crash and the registry-split operations, from an actor and from a listener', () => {
+    const p = build.program([
+      build.actor('a1', build.enter('x1'), build.announce('x1'), build.detach('x1'), build.detach('x1', { stale: true }), build.crash()),
+    ], { listeners: [build.on('agent/created', build.act(build.enter('y1')))] })
+    expect(coverageOf(p)).toEqual({
+      'actors:1': 1,
+      'op:enter': 2, 'op:announce': 1, 'op:detach': 2, 'op:crash': 1, 'detach:stale': 1,
+      'site:actor': 5, 'site:listener': 1,
+      'listener:agent/created:op': 1, 'listener-site:env': 1,
+    })
+    expect(evaluate(printProgram(p))).toEqual(p)
+    expect(printProgram(p)).toContain("enter('x1'), announce('x1'), detach('x1'), detach('x1', { stale: true }), crash()")
   })
 
   it('counts the block action, minting behaviours, mutate inputs, remove and register', () => {

@@ -27,7 +27,7 @@ export const ALL_COVERAGE_KEYS: readonly string[] = Object.freeze([
   'create:setup', 'create:owner', 'create:parent', 'create:signal', 'create:maxTokens', 'create:invalid-maxTokens', 'create:seeded',
   'resume:setup', 'resume:owner', 'resume:signal',
   'cancel:keepInbox', ...CAUSES.map((c) => `cancel:cause:${c}`),
-  'input:text', 'input:mutate', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last',
+  'input:text', 'input:mutate', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last', 'detach:stale',
   'setup:sync', 'setup:async', 'setup:throwSync', 'setup:rejectAt', 'setup:hangAt', 'setup:commitThrows', 'setup:commitOp', 'setup:effects', 'setup:listeners',
   ...EVENT_NAMES.flatMap((e) => ACTIONS.map((a) => `listener:${e}:${a}`)),
   'listener:session-filter', 'listener:event-type-filter', 'listener:times', 'listener:nth', ...PAYLOAD_FILTER_FIELDS.map((f) => `listener:where:${f}`),
@@ -131,6 +131,9 @@ export function coverageOf(program: Program): Record<string, number> {
         return
       case 'remove':
         if (o.which === 'last') hit('remove:last')
+        return
+      case 'detach':
+        if (o.stale) hit('detach:stale')
         return
       case 'runMaintenance':
         if (o.steps !== undefined) hit('runMaintenance:steps')

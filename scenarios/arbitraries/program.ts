@@ -387,6 +387,10 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     remove: () => fc.record({ session, which: maybe(fc.constant('last' as const), 2) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op: 'remove', ...rest })),
     register: () => session.map((s): Operation => ({ op: 'register', session: s })),
+    enter: () => session.map((s): Operation => ({ op: 'enter', session: s })),
+    announce: () => session.map((s): Operation => ({ op: 'announce', session: s })),
+    detach: () => fc.record({ session, stale: maybe(fc.constant(true as const), 3) }, { noNullPrototype: true })
+      .map((rest): Operation => compact({ op: 'detach', ...rest })),
     boundary: () => fc.record({
       session,
       ops: depth > 0 ? fc.array(operationArbitrary(options, depth - 1), { minLength: 1, maxLength: 2 }) : fc.constant([] as Operation[]),
@@ -398,14 +402,18 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     unloadFactory: () => fc.constant<Operation>({ op: 'unloadFactory' }),
     shutdown: () => fc.constant<Operation>({ op: 'shutdown' }),
     restart: () => fc.constant<Operation>({ op: 'restart' }),
+    crash: () => fc.constant<Operation>({ op: 'crash' }),
   }
   function input(op: 'followup' | 'steer' | 'inject' | 'queue'): Arbitrary<Operation> {
     return fc.record({ session, text: maybe(text, 4), mutate: maybe(fc.constant(true as const), 4) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op, ...rest }))
   }
   // Process-wide operations end most of a run's interest, so they are drawn less often.
-  // A registered stub holds its id for the rest of the process, so it is drawn rarely too.
-  const weight: Partial<Record<OperationKind, number>> = { create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, register: 1, boundary: 1 }
+  // A registered or entered stub holds its id for the rest of the process, so it is drawn rarely too.
+  const weight: Partial<Record<OperationKind, number>> = {
+    create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, crash: 1, register: 1, boundary: 1,
+    enter: 1, announce: 1, detach: 1,
+  }
   return fc.oneof(...o.operations.map((kind) => ({ arbitrary: byKind[kind](), weight: weight[kind] ?? 2 })))
 }
 

@@ -13,7 +13,7 @@
  *   is in flight (its call mark to the step's end), `w` while a `whenIdle` of the id waits (its
  *   invoke to its outcome);
  * - `teardown`: `-`, `req` (a `dispose` of the id, an `unloadOwner` of the owner that created it, or
- *   a process-wide `unloadFactory`/`shutdown`/`restart` was invoked), `agent` (after `agent/disposed`),
+ *   a process-wide `unloadFactory`/`shutdown`/`restart`/`crash` was invoked), `agent` (after `agent/disposed`),
  *   `session` (after `session/disposed`), `done` (the dispose call resolved);
  * - `creation`: the stage of the newest create/resume of the id still in flight (`invoked`, `load`,
  *   `setup`, `setup-end`, `commit`, `session` after `session/created`, `agent` after
@@ -184,7 +184,7 @@ export function stateTransitions(trace: Trace): string[] {
         const label = `+${spec.op}${inline ? '!' : ''}`
         const id = targetOf(spec as never)
         if (spec.op === 'unloadOwner') tearDownAll(label, (a) => a.owner === spec.owner)
-        else if (spec.op === 'unloadFactory' || spec.op === 'shutdown' || spec.op === 'restart') tearDownAll(label, () => true)
+        else if (spec.op === 'unloadFactory' || spec.op === 'shutdown' || spec.op === 'restart' || spec.op === 'crash') tearDownAll(label, () => true)
         else if (id !== undefined) {
           step(id, label, (a) => {
             if (spec.op === 'create' || spec.op === 'resume') {

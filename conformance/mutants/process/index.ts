@@ -26,6 +26,10 @@ import p16 from './p16-inbox-accepts-pending-id.js'
 import p17 from './p17-resume-drops-cwd.js'
 import p18 from './p18-initiator-drain-waits-on-itself.js'
 import p19 from './p19-initiator-global.js'
+import p20 from './p20-deferred-detach-lost.js'
+import p21 from './p21-resume-cuts-interrupted-turn.js'
+import p22 from './p22-enter-swallows-live-id.js'
+import p23 from './p23-announce-stale-silently.js'
 
 /** One process mutant: its file and adapter. */
 export interface ProcessMutant {
@@ -54,4 +58,8 @@ export const PROCESS_MUTANTS: readonly ProcessMutant[] = [
   { file: 'p17-resume-drops-cwd.ts', adapter: p17 },
   { file: 'p18-initiator-drain-waits-on-itself.ts', adapter: p18 },
   { file: 'p19-initiator-global.ts', adapter: p19 },
+  { file: 'p20-deferred-detach-lost.ts', adapter: p20 },
+  { file: 'p21-resume-cuts-interrupted-turn.ts', adapter: p21 },
+  { file: 'p22-enter-swallows-live-id.ts', adapter: p22 },
+  { file: 'p23-announce-stale-silently.ts', adapter: p23 },
 ]

@@ -28,7 +28,7 @@ export interface ProcessParts {
 }
 
 /** The capabilities the kit's process honours (a process mutant declares them like any process adapter). */
-const KIT_SUPPORTS = { queue: true, scopeMinting: true, preparations: true, noPersistence: true, warnings: true, agentEvents: true, effectLabels: true } as const
+const KIT_SUPPORTS = { queue: true, scopeMinting: true, preparations: true, noPersistence: true, warnings: true, agentEvents: true, effectLabels: true, crash: true } as const
 
 /** A process adapter: the kit's process with `mutate` applied to each booted process. */
 export function processMutant(meta: { name: string; reproduces: string }, mutate: (parts: ProcessParts) => void): Adapter {
