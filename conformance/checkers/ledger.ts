@@ -48,6 +48,9 @@ export function checkLedger(a: Analysis): Violation[] {
   const requests = new Map<number, Life[]>()
   for (const life of a.lives) {
     if (!life.agentDisposed || life.agentDisposed.stale) continue
+    // A creation that failed after publication is rolled back from its failure, a point the trace
+    // does not mark: a request made later is no bound on when that teardown began (§12 Q3).
+    if (life.tx?.outcome?.status === 'fail') continue
     const request = teardownRequest(a, life, life.agentDisposed.i)
     if (request) requests.set(request.invoke.i, [...(requests.get(request.invoke.i) ?? []), life])
   }

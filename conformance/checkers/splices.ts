@@ -56,7 +56,11 @@ export function checkSplices(a: Analysis): Violation[] {
       // keep the order, but the second one's next-step splice may follow the first one's next-turn.
       // (open at either splice: a cancel's outcome may be recorded between them)
       const clearers = (i: number): OpWindow[] => [...openOn(a, e.world, e.id, i, ['cancel']), ...windows.filter((w) => w.world === e.world && openAt(w, i) && TEARDOWN_OPS.has(w.spec.op) && (w.spec.op !== 'dispose' || w.spec.session === e.id))]
-      const clearing = new Set([...clearers(before.entry.i), ...clearers(e.i)]).size
+      // (a creation that fails after publication rolls back, clearing the inbox too: a clearer the
+      // trace marks only by the creation's failure after it)
+      const creation = lifeAt(a, e.world, e.id, e.i)?.tx?.outcome
+      const rollingBack = creation?.status === 'fail' && creation.i > e.i ? 1 : 0
+      const clearing = new Set([...clearers(before.entry.i), ...clearers(e.i)]).size + rollingBack
       if (isCanceled(before.splice) && isCanceled(s) && before.whole && whole && !removing(before.entry) && !removing(e) && clearing < 2) {
         out.push(violation('AGENT-INBOX-TEST', 121, `"${e.id}" seq ${e.seq}: clear() canceled next-turn before next-step (next-step comes first)`, e))
       }

@@ -17,6 +17,13 @@ import { openOn, sessionOf, windowsOf } from './windows.js'
 
 type Mark = Extract<TraceEntry, { k: 'mark' }>
 
+/** Whether a waking send of `id` was accepted during its last activity before entry `i` (after its last turn/start): a latch may be set. */
+function latchedSince(a: Analysis, world: number, id: string, i: number): boolean {
+  const turns = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/start' && x.i < i)
+  const since = turns.at(-1)?.i ?? -1
+  return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && 'session' in w.spec && w.spec.session === id && w.invoke.i > since && w.invoke.i < i && w.outcome?.status === 'ok')
+}
+
 /** Check wake legality and whenIdle against maintenance. */
 export function checkWake(a: Analysis): Violation[] {
   const out: Violation[] = []
@@ -35,7 +42,10 @@ export function checkWake(a: Analysis): Violation[] {
     const quiet = openOn(a, e.world, e.id, e.i, ['inject', 'queue'])
     // A latch replayed at a driver's convergence (idle, then running again in the same step) with
     // latched waking input still pending: a quiet send from an idle listener did not wake it.
-    const replay = previous?.detail === 'idle' && previous.d === e.d && projections.pending(e.world, e.id).some((id) => waking.has(`${e.world}/${e.id}/${id}`))
+    // (also when the latched message itself was removed meanwhile: the latch stays set and replays
+    // on whatever is pending, a quiet send included)
+    const pending = projections.pending(e.world, e.id)
+    const replay = previous?.detail === 'idle' && previous.d === e.d && (pending.some((id) => waking.has(`${e.world}/${e.id}/${id}`)) || (pending.length > 0 && latchedSince(a, e.world, e.id, e.i)))
     if (quiet.length > 0 && !replay) {
       out.push(violation('X-INPUT', 123, `"${e.id}": ${quiet[0]!.spec.op} (quiet input) woke the agent: status running with no waking send`, e))
       return
