@@ -84,6 +84,8 @@ function selfDeadlocks(a: Analysis): Violation[] {
     const inner = ` in ${e.what}#${index}`
     const started = a.entries.slice(i + 1).find((x) => x.k === 'invoke' && x.world === e.world && x.actor === e.actor && x.what.startsWith(unload.op) && x.what.endsWith(inner))
     if (started?.k !== 'invoke' || ended.has(key(started))) return
+    // A process that crashed under the boundary ends nothing it had in flight.
+    if (a.entries.some((x) => x.k === 'invoke' && x.spec.op === 'crash' && x.world === e.world && x.i > started.i)) return
     out.push(violation('AGENT-INITIATOR-DRAIN', 137, `"${e.spec.session}": ${e.actor}'s boundary awaiting ${unload.op} never completed (the unload waited on the boundary that awaits it)`, e))
   })
   return out

@@ -71,7 +71,9 @@ export function checkSplices(a: Analysis): Violation[] {
     if (!s || !isCanceled(s)) return
     if (openOn(a, e.world, e.id, e.i, ['cancel', 'remove']).length > 0) return
     const life = lifeAt(a, e.world, e.id, e.i)
-    if (!life || life.tx?.outcome?.status === 'fail') return
+    // (a creation that failed, or never settled because its process crashed or the run ended, may
+    // have been rolling back: a rollback's clear is its own cause)
+    if (!life || life.tx?.outcome?.status === 'fail' || (life.tx && !life.tx.outcome)) return
     const tearing = windows.some((w) => w.world === e.world && w.invoke.i > life.sessionCreated.i && w.invoke.i < e.i && TEARDOWN_OPS.has(w.spec.op))
     if (tearing) return
     // A child agent (created through a parent's ctx) is torn down with its parent, even by a request
