@@ -72,8 +72,9 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
   const injectedHang = /@setup\.hang$|:hang$/.test(waitingOn)
   const kind = /^(\w+)/.exec(op)?.[1] ?? ''
   if (kind === 'create' || kind === 'resume') {
-    const tx = [...a.txs.values()].find((t) => t.actor === actor && !t.outcome && `${t.spec.op}(${t.id})` === op)
-    const aborts = tx ? abortsAfter(a, tx.invoke.i, tx.owner, 'signal' in tx.spec ? tx.spec.signal : undefined) : []
+    // (the latest such creation: one of a process that crashed never settles either, and is not blocked)
+    const tx = [...a.txs.values()].filter((t) => t.actor === actor && !t.outcome && `${t.spec.op}(${t.id})` === op).at(-1)
+    const aborts = tx ? abortsAfter(a, tx.invoke.i, tx.owner, 'signal' in tx.spec ? tx.spec.signal : undefined, tx.world) : []
     if (aborts.length > 0) return { group: aborts[0]!.group, clause: aborts[0]!.clause, reason: `it must reject promptly after ${aborts[0]!.what}` }
     const spec = tx?.spec
     const programHang = spec !== undefined && ((spec.op === 'create' || spec.op === 'resume') && spec.setup?.hangAt !== undefined ||
@@ -98,10 +99,10 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
 }
 
 /** Abort triggers aimed at a pending creation: its signal, its owner, the factory, shutdown. */
-function abortsAfter(a: Analysis, from: number, owner: string | undefined, signal: string | undefined): { group: string; clause: number; what: string }[] {
+function abortsAfter(a: Analysis, from: number, owner: string | undefined, signal: string | undefined, world: number): { group: string; clause: number; what: string }[] {
   const found: { group: string; clause: number; what: string }[] = []
   for (const e of a.entries) {
-    if (e.k !== 'invoke' || e.i < from) continue
+    if (e.k !== 'invoke' || e.i < from || e.world !== world) continue
     const s = e.spec
     if (s.op === 'abortSignal' && s.signal === signal) found.push({ group: 'AGENT-ATOMIC-TEST', clause: 67, what: `its signal "${signal}" was aborted` })
     if (s.op === 'unloadOwner' && s.owner === owner) found.push({ group: 'AGENT-TEARDOWN-TEST', clause: 101, what: `its owner "${owner}" unloaded` })
