@@ -50,9 +50,14 @@ export function checkAtomic(a: Analysis): Violation[] {
     }
   }
   const tearing = new Set<string>()
+  let generation = 0
   for (const e of a.entries) {
     const stub = stubAt.get(e.i)
     if (stub) stubs.add(stub)
+    generation = Math.max(generation, e.world)
+    // An operation of an earlier process settling after a restart or crash: its entry carries that
+    // process's number but the snapshot of the one running now, whose stubs are keyed by its own.
+    if (e.k === 'outcome' && e.world < generation) continue
     if (e.k === 'event' && e.name === 'agent/disposed') tearing.add(keyOf(e.world, e.id))
     if (e.k === 'event' && e.name === 'session/disposed') tearing.delete(keyOf(e.world, e.id))
     if (e.k !== 'event' && e.k !== 'append' && e.k !== 'outcome' && e.k !== 'final') continue
