@@ -79,6 +79,9 @@ export function checkSplices(a: Analysis): Violation[] {
     // A child agent (created through a parent's ctx) is torn down with its parent, even by a request
     // made before the child existed (§5.1: the parent's teardown disposes its scope and children).
     if (life.tx?.owner?.startsWith('agent:') && teardownRequest(a, life, e.i)) return
+    // ... or by its parent's rollback (a parent whose creation failed after publication).
+    const parent = life.tx?.owner?.startsWith('agent:') ? lifeAt(a, e.world, life.tx.owner.slice('agent:'.length), life.sessionCreated.i) : undefined
+    if (parent && (parent.tx?.outcome?.status === 'fail' || (parent.tx && !parent.tx.outcome))) return
     const end = life.appends.find((x) => x.i > e.i && x.type === 'turn/end')
     const blocked = (end?.data as { reason?: { kind?: string } } | undefined)?.reason?.kind === 'blocked'
     out.push(violation('X-INPUT', blocked ? 165 : 163, `"${e.id}" seq ${e.seq}: ${s.target} items canceled with no cancel, remove or teardown asking for it${blocked ? ' (a pre-step rejection drops only the claimed batch)' : ''}`, e))
