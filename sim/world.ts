@@ -162,13 +162,7 @@ export class World {
     await this.process.shutdown()
     this.process.abandon()
     this.recordFinal()
-    this.generation++
-    this.handles.clear()
-    this.handleOwners.clear()
-    this.stubs.clear()
-    this.entered.clear()
-    this.signals.clear()
-    await this.#start()
+    await this.#nextProcess()
   }
 
   /**
@@ -186,6 +180,12 @@ export class World {
     const snap = this.snapshot()
     this.recordFinal(true)
     this.#crashSignal(generation).resolve()
+    await this.#nextProcess()
+    return snap
+  }
+
+  /** Forget the old process's handles, stubs and signals and boot the next one over the disk. */
+  async #nextProcess(): Promise<void> {
     this.generation++
     this.handles.clear()
     this.handleOwners.clear()
@@ -193,7 +193,6 @@ export class World {
     this.entered.clear()
     this.signals.clear()
     await this.#start()
-    return snap
   }
 
   /** Whether the process of `generation` crashed. */

@@ -149,6 +149,19 @@ function sessionsUsed(program: Program, pool: readonly string[]): string[] {
   return used.size > 0 ? [...used].sort() : [...pool]
 }
 
+/** Put `listener` on a random create's setup (with chance `hostChance`, when there is one) or on the environment. */
+function attachListener(p: Program, listener: ListenerSpec, rng: Rng, hostChance: number): void {
+  const hosts = creates(p)
+  if (hosts.length > 0 && rng.bool(hostChance)) {
+    const host = rng.pick(hosts)
+    host.setup ??= { steps: rng.int(3) }
+    ;(host.setup.listeners ??= []).push(listener)
+  } else {
+    p.env ??= {}
+    ;(p.env.listeners ??= []).push(listener)
+  }
+}
+
 function insertAt<T>(list: T[], item: T, rng: Rng): void {
   list.splice(rng.int(list.length + 1), 0, item)
 }
@@ -256,15 +269,7 @@ const OPERATORS: Record<MutationName, Operator> = {
     if (rng.bool(0.6)) listener.session = rng.pick(sessions)
     if (event === 'session/event' && rng.bool(0.5)) listener.eventType = rng.pick(['agent/inbox/spliced', 'turn/start', 'turn/end', 'step/start'])
     if (rng.bool(0.25)) listener.times = 1 + rng.int(3)
-    const hosts = creates(p)
-    if (hosts.length > 0 && rng.bool(0.3)) {
-      const host = rng.pick(hosts)
-      host.setup ??= { steps: rng.int(3) }
-      ;(host.setup.listeners ??= []).push(listener)
-    } else {
-      p.env ??= {}
-      ;(p.env.listeners ??= []).push(listener)
-    }
+    attachListener(p, listener, rng, 0.3)
     return true
   },
   reentrantOperation(p, { rng, options, sessions, full }) {
@@ -290,27 +295,12 @@ const OPERATORS: Record<MutationName, Operator> = {
     const event = rng.pick(REENTRANT_EVENTS)
     const listener: ListenerSpec = { event, action: { do: 'op', op } }
     if (rng.bool(0.6)) listener.session = session
-    const hosts = creates(p)
-    if (hosts.length > 0 && rng.bool(0.25)) {
-      const host = rng.pick(hosts)
-      host.setup ??= { steps: rng.int(3) }
-      ;(host.setup.listeners ??= []).push(listener)
-    } else {
-      (p.env.listeners ??= []).push(listener)
-    }
+    attachListener(p, listener, rng, 0.25)
     return true
   },
   addListener(p, { rng, options }) {
     const listener = draw(listenerArbitrary(options), rng)
-    const hosts = creates(p)
-    if (hosts.length > 0 && rng.bool(0.3)) {
-      const host = rng.pick(hosts)
-      host.setup ??= { steps: rng.int(3) }
-      ;(host.setup.listeners ??= []).push(listener)
-    } else {
-      p.env ??= {}
-      ;(p.env.listeners ??= []).push(listener)
-    }
+    attachListener(p, listener, rng, 0.3)
     return true
   },
   changeListener(p, { rng, options, sessions }) {
