@@ -64,12 +64,22 @@ function report(error: unknown): number {
 }
 
 let finished = false
+// An exception nothing caught ends the process (Node prints it): a crash, not a hang.
+let crashed = false
+process.on('uncaughtExceptionMonitor', () => {
+  crashed = true
+})
 // For the kit's own tests: the peak memory of the whole process (worker threads included).
 if (process.env.DSH_KIT_REPORT_PEAK_RSS === '1') process.on('exit', () => process.stderr.write(`dsh-kit: peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`))
 // If the event loop drains while the command still waits on something, Node would exit with the
 // code set so far: a hang would look like a pass. It is the incomplete code instead.
 process.on('exit', () => {
   if (finished) return
+  if (crashed) {
+    process.stderr.write(`dsh-kit: ${process.argv[2] ?? ''} crashed on an uncaught exception raised outside every run the kit watches (printed below): from the adapter's own code, or a bug in dsh-kit (please report it with the command line)\n`)
+    process.exitCode = EXIT.internal
+    return
+  }
   process.stderr.write(`dsh-kit: ${process.argv[2] ?? ''} did not complete: the event loop went idle while work was still pending (a hang in code nothing watched)\n`)
   process.exitCode = EXIT.incomplete
 })

@@ -99,6 +99,39 @@ describe('scale: workers, shards and CI reports', () => {
     expect(cases[0]).toMatchObject({ classname: report.clauses[0].group, name: `${report.clauses[0].key}: ${report.clauses[0].title}` })
   }, 120_000)
 
+  it('a campaign that stops at its first failure while another worker still holds seeds exits 1, not with a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-stop-'))
+    const adapter = join(dir, 'slow-a6.mjs')
+    const { writeFileSync } = await import('node:fs')
+    const { KIT_ROOT } = await import('./adapter-loader.js')
+    // Mutant A6's bug (every run of the example program violates §9 79) in every worker; the worker
+    // that creates the first agent (it runs seed 0) is fast, every other one slow, so when seed 0's
+    // report is shrunk the slow worker still runs one seed and holds the next: the pool closes on them.
+    writeFileSync(adapter, `
+      import { ReferenceFactory } from '${join(KIT_ROOT, 'dist', 'core', 'index.js')}'
+      import { referenceAdapter } from '${join(KIT_ROOT, 'dist', 'conformance', 'index.js')}'
+      import { openSync } from 'node:fs'
+      let fast
+      export default referenceAdapter({ name: 'slow-a6', version: '1' }, class extends ReferenceFactory {
+        detachEntries(tx, trigger) {
+          try {
+            tx.detachAgent?.()
+            if (trigger === 'rollback' && tx.detachAgent && tx.agent) this.ctx.events.contained('agent/disposed', tx.agent, { agent: tx.agent })
+          } finally { tx.detachSession?.() }
+        }
+        createAgent(owner, options) {
+          if (fast === undefined) { try { openSync('${join(dir, 'first')}', 'wx'); fast = true } catch { fast = false } }
+          if (!fast) { const until = performance.now() + 400; while (performance.now() < until); }
+          return super.createAgent(owner, options)
+        }
+      })
+    `)
+    const result = await dshKit(['run', 'scenarios/examples/owner-unload-in-session-created.mjs', '--adapter', adapter, '--runs', '20', '--workers', '2', '--no-timelines', '--out', join(dir, 'runs')])
+    expect(result.code, result.stderr).toBe(EXIT.violation)
+    expect(result.stdout).toContain('AGENT-REGISTRY-LIFECYCLE 79 violated:')
+    expect(result.stderr).not.toContain('WorkerPool closed')
+  }, 120_000)
+
   it('a worker that is killed mid-campaign is reported against its seed, not lost, and the campaign goes on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dsh-kill-'))
     const adapter = join(dir, 'dies.mjs')

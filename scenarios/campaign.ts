@@ -263,6 +263,10 @@ async function runInWorkers(
     }
     await Promise.all(reports)
   } finally {
+    // Seeds still in flight after a stop are not taken: closing the pool rejects those waiting in a
+    // worker, and nobody awaits them any more (an unhandled rejection would crash the process).
+    for (const dropped of pending.values()) dropped.catch(() => undefined)
+    for (const report of reports) report.catch(() => undefined)
     await pool.close()
   }
   return stoppedBy
