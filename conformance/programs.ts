@@ -356,4 +356,22 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       ] },
     },
   },
+  {
+    // A teardown requested again from a listener of its own inbox clear (the first request's
+    // synchronous part): it must join the first, one pass (§5.1), not run a second one that clears
+    // what the scope's disposers left after agent/disposed (§9 111; a 1,000,000-run reference
+    // campaign, run seed 308500). The disposers start maintenance and inject during step 5.
+    name: 'teardown-requested-again-from-its-own-inbox-clear', groups: ['AGENT-TEARDOWN-TEST'], clauses: [111],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [
+        { op: 'create', session: 's1', setup: { steps: 0, effects: [
+          { disposer: { do: 'op', op: { op: 'runMaintenance', session: 's1' } } },
+          { disposer: { do: 'op', op: { op: 'inject', session: 's1' } } },
+        ] } },
+        { op: 'queue', session: 's1' }, { op: 'dispose', session: 's1' },
+      ] }],
+      env: { listeners: [{ event: 'agent/inbox/discarded', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
+    },
+  },
 ]

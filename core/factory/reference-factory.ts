@@ -277,7 +277,30 @@ export class ReferenceFactory implements AgentFactory {
 
   /** The memoized teardown (§5.1): every owner gets the same promise. */
   teardown(tx: Transaction, trigger: TeardownTrigger): Promise<void> {
-    return (tx.teardownPromise ??= this.runTeardown(tx, trigger))
+    if (tx.teardownPromise) return tx.teardownPromise
+    if (tx.teardownJoin !== undefined) {
+      // Requested again before the first request's promise exists: from a listener its synchronous
+      // inbox clear notified. A second pass would tear down again after agent/disposed (§9 111).
+      if (tx.teardownJoin === 'starting') {
+        let resolve!: (p: Promise<void>) => void
+        tx.teardownJoin = { promise: new Promise<void>((r) => { resolve = r }), resolve }
+      }
+      return tx.teardownJoin.promise
+    }
+    tx.teardownJoin = 'starting'
+    let promise: Promise<void>
+    try {
+      promise = this.runTeardown(tx, trigger)
+    } catch (error) {
+      // Only a variant's non-async override can throw here.
+      promise = Promise.reject(error)
+    }
+    tx.teardownPromise = promise
+    // (Listeners may have replaced 'starting' with a join while runTeardown ran.)
+    const join = tx.teardownJoin as Transaction['teardownJoin']
+    tx.teardownJoin = undefined
+    if (join !== undefined && join !== 'starting') join.resolve(promise)
+    return promise
   }
 
   /**

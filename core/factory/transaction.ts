@@ -22,6 +22,11 @@ export class Transaction {
   /** Set just before the teardown retires the owner effect, so its body does not run again. */
   ownerEffectRetired = false
   teardownPromise: Promise<void> | undefined
+  /**
+   * While the first teardown request runs its synchronous part (its inbox clear notifies listeners
+   * that may request teardown again), the requests it receives join it through this promise.
+   */
+  teardownJoin: { readonly promise: Promise<void>; readonly resolve: (p: Promise<void>) => void } | 'starting' | undefined
   /** True once construction returned or threw (teardown waits for it, §5.1 step 2). */
   constructionSettled = false
   #constructionWaiters: (() => void)[] = []

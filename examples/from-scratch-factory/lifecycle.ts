@@ -98,7 +98,14 @@ export class Lifecycle {
 
   /** The memoized teardown (§5.1, §1.6): every owner gets this same promise. */
   teardown(): Promise<void> {
-    return (this.#teardown ??= this.#runTeardown())
+    if (this.#teardown === undefined) {
+      // Memoized before it starts: its synchronous part (the inbox clear) notifies listeners, and a
+      // teardown they request must join this one, not run a second pass after agent/disposed (§9 111).
+      let start!: (run: Promise<void>) => void
+      this.#teardown = new Promise<void>((resolve) => { start = resolve })
+      start(this.#runTeardown())
+    }
+    return this.#teardown
   }
 
   async #runTeardown(): Promise<void> {
