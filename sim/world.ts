@@ -91,6 +91,8 @@ export class World {
   /** Generations that crashed, each with the resolver of {@link crashedAt}'s promise. */
   readonly #crashed = new Set<number>()
   readonly #crashSignals = new Map<number, { promise: Promise<void>; resolve: () => void }>()
+  /** The restart in flight of each process generation: a second restart of that process joins it. */
+  readonly #restarts = new Map<number, Promise<void>>()
   #ids = 0
   #tx = 0
   #messages = 0
@@ -157,10 +159,23 @@ export class World {
 
   shutdown(): Promise<void> { return this.process.shutdown() }
 
-  /** Persist (the disk already holds every append), drop the process, and boot a fresh one. */
-  async restart(): Promise<void> {
-    await this.process.shutdown()
-    this.process.abandon()
+  /**
+   * Persist (the disk already holds every append), drop the process, and boot a fresh one. A restart
+   * requested while this process is already restarting joins that restart (one shutdown, one final
+   * state, one new process), as two requests to restart one machine do.
+   */
+  restart(): Promise<void> {
+    const generation = this.generation
+    let restarting = this.#restarts.get(generation)
+    if (!restarting) this.#restarts.set(generation, (restarting = this.#restartOf(this.process, generation)))
+    return restarting
+  }
+
+  async #restartOf(process: ProcessHandle, generation: number): Promise<void> {
+    await process.shutdown()
+    // A crash during the shutdown already replaced the process: nothing is left to restart.
+    if (this.generation !== generation) return
+    process.abandon()
     this.recordFinal()
     await this.#nextProcess()
   }

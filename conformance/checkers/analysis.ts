@@ -239,17 +239,23 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   // what clause 36 looks for when it is the only candidate), so a same-id create without a setup
   // (one started from the first one's rollback, say) is preferred to it.
   // Ranked: a transaction that resolved while this lifecycle was live, then one that rejected only
-  // after it was rolled back (a publisher rejects after its rollback, §3.5), then any; the earliest
-  // to settle within a rank.
+  // after it was rolled back (a publisher rejects after its rollback, §3.5), then one that never
+  // settled (its process crashed, say), then one that rejected while this lifecycle was still live
+  // (which a publisher does only by breaking clause 95), then any; the earliest to settle within a
+  // rank.
   let first: Tx | undefined
   const settles = (t: Tx): number => t.outcome?.i ?? Number.POSITIVE_INFINITY
-  const plausible = (t: Tx): boolean => !t.hasSetup || t.commits.some((m) => m.i < at)
+  // (A commit the program makes throw cannot publish either: preferring another candidate keeps a
+  // same-id create's publication off it; alone, it is still blamed, which is what clause 40 checks.)
+  const commitThrows = (t: Tx): boolean => 'setup' in t.spec && t.spec.setup?.commitThrows === true
+  const plausible = (t: Tx): boolean => (!t.hasSetup || t.commits.some((m) => m.i < at)) && !commitThrows(t)
   const disposedAt = life.sessionDisposed?.i
   // A transaction that resolved only after this lifecycle was gone published another one (a
   // publisher resolves right after its agent/session-start, while its agent is live).
   const rank = (t: Tx): number => {
     const settledAfterDisposal = disposedAt !== undefined && t.outcome !== undefined && t.outcome.i > disposedAt
-    return (plausible(t) ? 0 : 4) + (t.outcome?.status === 'ok' ? (settledAfterDisposal ? 3 : 0) : settledAfterDisposal ? 1 : 2)
+    const settled = t.outcome === undefined ? 2 : t.outcome.status === 'ok' ? (settledAfterDisposal ? 4 : 0) : settledAfterDisposal ? 1 : 3
+    return (plausible(t) ? 0 : 5) + settled
   }
   for (const tx of candidates) {
     if (!open(tx)) continue

@@ -23,11 +23,22 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
 
 /**
  * Whether a followup or steer of `id` was invoked between entries `from` and `to` from a listener of
- * an inbox discard or a session append (the mark before an inline operation names its listener).
+ * an inbox discard or a session append (the mark before an inline operation names its listener),
+ * and the activity it started is the one that opened the turn at `to`: the agent did not go idle in
+ * between (an activity ends only after an await, so one that ended was not the request's: the turn
+ * was opened by a later one, a latch replayed at that end, after the request returned).
  */
 function wokenWithin(a: Analysis, world: number, id: string, from: number, to: number): boolean {
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
-    fromClearListener(a, w.invoke.i))
+    fromClearListener(a, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
+}
+
+function wentIdle(a: Analysis, world: number, id: string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const e = a.entries[i]
+    if (e?.k === 'event' && e.name === 'agent/status' && e.world === world && e.id === id && !e.stale && e.detail === 'idle') return true
+  }
+  return false
 }
 
 function fromClearListener(a: Analysis, i: number): boolean {

@@ -37,8 +37,25 @@
  *   ran after the cancel returned, and an `agent/status` listener's followup made then is no wake
  *   from inside the clear (§9 156; `fuzz --adapter conformance/mutants/m49-whenidle-no-follow.ts
  *   --seed 1`, run seed 739, where the reference baseline showed it too).
- * And one gap of the reference itself, which a guided 100,000-run campaign found at run seed 28098:
- * - a dispose from a `session/event` observer of `turn/end` while a followup waits in next-turn:
+ * From the 1,000,000-run campaign at e8d1708 (seed 1000):
+ * - a cancel from an inserted listener whose clear's discard listener steered: the driver that wake
+ *   started was aborted before its turn and ended; the turn was opened by the latch replayed at
+ *   that end, after the cancel returned (§9 156; run seed 3202);
+ * - two overlapping restarts: the second joins the first (one final state per process), so no
+ *   process's final state shows another's stub (§9 65; run seed 3495; a fix of the simulator);
+ * - an announced stub left in a process that restarts goes with that process, not out of its
+ *   registry: the restart's outcome shows the next process (§9 76; run seed 21365);
+ * - a create whose commit throws next to a same-id create that publishes: the publication is the
+ *   other one's (§9 40, 95; run seed 22707);
+ * - two resumes of one id, the first publishing and a restart failing the second before its load
+ *   ended: the publisher is the one that never settled (its process crashed), not the one that
+ *   rejected while the lifecycle was live (§9 95; run seed 16347).
+ * And gaps of the reference itself:
+ * - a teardown requested again from a listener of its own inbox clear ran a second pass that
+ *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
+ *   campaign at 579345c, run seed 308500);
+ * - (a guided 100,000-run campaign, run seed 28098) a dispose from a `session/event` observer of
+ *   `turn/end` while a followup waits in next-turn:
  *   the driver replaced the aborted activity controller and opened the next turn after dispose
  *   began (§9 107); it now stops when its signal was aborted during the `turn/end` append.
  */

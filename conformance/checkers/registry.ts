@@ -33,7 +33,12 @@ export function checkRegistry(a: Analysis): Violation[] {
   const announcedAgents = new Set<string>()
   const announcedSessions = new Set<string>()
   let previous: { agents: readonly string[]; sessions: readonly string[]; world: number } | undefined
+  // Processes whose final state was recorded (restarted or crashed): an operation of theirs settling
+  // later carries their number but the snapshot of the process running then.
+  const ended = new Set<number>()
   for (const e of a.entries) {
+    if (ended.has(e.world)) continue
+    if (e.k === 'final') ended.add(e.world)
     if (e.k === 'event') {
       const key = keyOf(e.world, e.id)
       if (e.name === 'agent/created') announcedAgents.add(key)
