@@ -287,6 +287,8 @@ export class Behaviours {
         throw new InjectedFault(`model call ${k + 1} of "${id}" failed`)
       case 'hang':
         await Promise.race([untilAborted(request.signal), this.world.port.block(`${actor}:hang`, actor)])
+        // An abort that reaches the call only after its process crashed is heard by no one.
+        if (this.world.crashed(generation)) return NEVER
         if (request.signal.aborted) {
           // Who the model call runs on behalf of while it is being aborted (§8), read synchronously.
           let aborting: string

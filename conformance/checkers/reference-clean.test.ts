@@ -49,7 +49,9 @@
  *   other one's (§9 40, 95; run seed 22707);
  * - two resumes of one id, the first publishing and a restart failing the second before its load
  *   ended: the publisher is the one that never settled (its process crashed), not the one that
- *   rejected while the lifecycle was live (§9 95; run seed 16347).
+ *   rejected while the lifecycle was live (§9 95; run seed 16347);
+ * - a hanging model call aborted by a factory unload in the dispatch that then crashed the process:
+ *   the dead process's model hears the abort no more (§9 139; run seed 53104; a fix of the simulator).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
