@@ -11,8 +11,8 @@
  * cause left unlatched, or whose latch the plain cancel it was sent from inside reset; a message
  * after which a turn ended `aborted`, `blocked` or `error` (or with no step, Q11); one that landed
  * while a running agent had no turn open (the exit gap of Q7, or between turns); and every message
- * of an agent whose teardown was requested or whose creation is rolling back (§5.1: disposal never
- * latches; Q8 happens only then).
+ * of an agent whose teardown was requested or whose creation is rolling back or never finished
+ * publishing (§5.1: disposal never latches; Q8 happens only then).
  *
  * Keyed by where the send found the agent, read at the send's outcome: during maintenance
  * (AGENT-RUNTIME-SCOPE 31), in an aborted activity converging (X-CANCEL 148), running (20) or idle (19).
@@ -44,8 +44,12 @@ export function checkIdlePending(a: Analysis): Violation[] {
   }
   const reported = new Set<string>()
   for (const { probe, agent, life } of candidates) {
-    // Torn down: on request, or rolled back (its creation rejected after publication began).
+    // Torn down: on request, or rolled back (its creation rejected after publication began, or its
+    // publication never reached agent/session-start: publication is one synchronous stretch, so at a
+    // quiescent point it was broken off, by a throwing creation listener, say, and is rolling back
+    // even if its creation never settled: its process crashed).
     if (teardownRequest(a, life, probe.at) !== undefined || life.tx?.outcome?.status === 'fail') continue
+    if (life.sessionStart === undefined || life.sessionStart.i > probe.at) continue
     for (const id of [...(agent.nextTurn ?? []), ...(agent.nextStep ?? [])]) {
       const send = sends.get(`${probe.world}/${agent.id}/${id}`)
       if (!send || (send.spec.op !== 'followup' && send.spec.op !== 'steer') || send.invoke.i < life.sessionCreated.i || send.outcome!.i >= probe.at) continue

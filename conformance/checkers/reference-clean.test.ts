@@ -51,7 +51,10 @@
  *   ended: the publisher is the one that never settled (its process crashed), not the one that
  *   rejected while the lifecycle was live (§9 95; run seed 16347);
  * - a hanging model call aborted by a factory unload in the dispatch that then crashed the process:
- *   the dead process's model hears the abort no more (§9 139; run seed 53104; a fix of the simulator).
+ *   the dead process's model hears the abort no more (§9 139; run seed 53104; a fix of the simulator);
+ * - a steer into maintenance of an agent whose publication a throwing `session/created` listener
+ *   broke off: the rollback parks it, although the creation never settled (its process crashed
+ *   later; §9 31, run seed 79496).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
