@@ -30,7 +30,21 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
  */
 function wokenWithin(a: Analysis, world: number, id: string, from: number, to: number): boolean {
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
-    fromClearListener(a, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
+    w.outcome?.status !== 'fail' && fromClearListener(a, w.invoke.i) && clearedBefore(a, world, id, from, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
+}
+
+/**
+ * Whether the inbox of `id` was cleared between entries `from` and `to` (a discard, or its durable
+ * splice): a clear that removed nothing emits nothing, so no listener can have run inside it.
+ */
+function clearedBefore(a: Analysis, world: number, id: string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const e = a.entries[i]
+    if (e?.world !== world) continue
+    if (e.k === 'event' && e.name === 'agent/inbox/discarded' && e.id === id) return true
+    if (e.k === 'append' && e.id === id && e.type === 'agent/inbox/spliced' && (e.data as { outcome?: unknown } | null)?.outcome === 'canceled') return true
+  }
+  return false
 }
 
 function wentIdle(a: Analysis, world: number, id: string, from: number, to: number): boolean {

@@ -55,6 +55,11 @@
  * - a steer into maintenance of an agent whose publication a throwing `session/created` listener
  *   broke off: the rollback parks it, although the creation never settled (its process crashed
  *   later; §9 31, run seed 79496).
+ * From the 1,000,000-run campaign at 7d88821 (seed 1000):
+ * - a cancel from an `agent/created` listener on an idle agent with an empty inbox: it cleared
+ *   nothing (so no listener ran inside it) and returned at once, although its outcome is recorded
+ *   after the turn a later listener's steer opened; a followup that failed to reenter the append woke
+ *   nothing (§9 156; run seed 17368).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
