@@ -51,7 +51,12 @@ function operation(rng: Rng, depth = 0): Operation {
   if (roll < 88) return { op: 'unloadOwner', owner: pick(rng, OWNERS) }
   if (roll < 91) return { op: 'unloadFactory' }
   if (roll < 93) return { op: 'shutdown' }
-  return { op: 'restart' }
+  if (roll < 95) return { op: 'restart' }
+  // A crash and the registry's enter/announce/detach steps on stubs (a runtime without the
+  // capability answers them "not supported", and the program goes on).
+  if (roll < 97) return { op: 'crash' }
+  const step = pick(rng, ['enter', 'announce', 'detach'] as const)
+  return step === 'detach' ? { op: 'detach', session, ...(rng.bool(0.3) ? { stale: true as const } : {}) } : { op: step, session }
 }
 
 function listener(rng: Rng): ListenerSpec {
