@@ -50,6 +50,13 @@ export function checkAtomic(a: Analysis): Violation[] {
     }
   }
   const tearing = new Set<string>()
+  // Sessions announced (session/created) and not yet disposed. A session in the store that was never
+  // announced belongs to a creation still in flight: entered, then rolled back as a same-id loser
+  // whose agent collided (§3.5 row L), it stays until that rollback's step 6 removes it silently
+  // (whether it is gone when the creation rejects is clause 57's).
+  const announced = new Set<string>()
+  const inFlight = (world: number, id: string, at: number): boolean =>
+    [...a.txs.values()].some((tx) => tx.world === world && tx.id === id && tx.invoke.i < at && (tx.outcome === undefined || tx.outcome.i > at))
   let generation = 0
   for (const e of a.entries) {
     const stub = stubAt.get(e.i)
@@ -60,6 +67,8 @@ export function checkAtomic(a: Analysis): Violation[] {
     if (e.k === 'outcome' && e.world < generation) continue
     if (e.k === 'event' && e.name === 'agent/disposed') tearing.add(keyOf(e.world, e.id))
     if (e.k === 'event' && e.name === 'session/disposed') tearing.delete(keyOf(e.world, e.id))
+    if (e.k === 'event' && e.name === 'session/created') announced.add(keyOf(e.world, e.id))
+    if (e.k === 'event' && e.name === 'session/disposed') announced.delete(keyOf(e.world, e.id))
     if (e.k !== 'event' && e.k !== 'append' && e.k !== 'outcome' && e.k !== 'final') continue
     const { agents, sessions } = e.snap
     for (const id of agents) {
@@ -67,7 +76,7 @@ export function checkAtomic(a: Analysis): Violation[] {
       if (!sessions.includes(id)) out.push(violation(GROUP, 65, `agent "${id}" is registered without its session (agents=[${agents}] sessions=[${sessions}])`, e))
     }
     for (const id of sessions) {
-      if (!agents.includes(id) && !tearing.has(keyOf(e.world, id))) out.push(violation(GROUP, 65, `session "${id}" is in the store with no agent (an orphan; agents=[${agents}] sessions=[${sessions}])`, e))
+      if (!agents.includes(id) && !tearing.has(keyOf(e.world, id)) && !(!announced.has(keyOf(e.world, id)) && inFlight(e.world, id, e.i))) out.push(violation(GROUP, 65, `session "${id}" is in the store with no agent (an orphan; agents=[${agents}] sessions=[${sessions}])`, e))
     }
   }
   return dedupe(out)

@@ -59,7 +59,10 @@
  * - a cancel from an `agent/created` listener on an idle agent with an empty inbox: it cleared
  *   nothing (so no listener ran inside it) and returned at once, although its outcome is recorded
  *   after the turn a later listener's steer opened; a followup that failed to reenter the append woke
- *   nothing (§9 156; run seed 17368).
+ *   nothing (§9 156; run seed 17368);
+ * - a create whose agent collided with an entered stub (§3.5 row L): its session, entered and never
+ *   announced, stays in the store until its rollback's step 6, and a detach of the stub meanwhile
+ *   leaves it there alone for a while (§9 65; run seed 80820).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
