@@ -1,7 +1,8 @@
 /**
  * The pool's supervisor with units posted ahead (`prefetch`): a worker runs its units in order, a
  * unit's budget starts only when the one before it on that worker ended, and units waiting behind a
- * lost unit run again on the replacement worker instead of being lost with it.
+ * lost unit run again on the replacement worker instead of being lost with it; a stall of the
+ * supervising thread is not mistaken for a livelock of a worker.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -54,6 +55,25 @@ describe('WorkerPool with prefetch', () => {
       await pool.close()
     }
   }, 30_000)
+
+  it('does not take a stall of its own thread for a livelocked worker: it judges only once the heartbeats that waited are read', async () => {
+    // Resumed from one worker's result (this thread's poll phase), this thread computes for longer
+    // than the busy limit while the other worker idles on its timer and beats; those beats are read
+    // in the next poll phase, after the supervisor's timer has run once.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 2, executor: executor(), init: null, unitTimeoutMs: 20_000, busyLimitMs: 600 })
+      try {
+        const long = pool.run({ n: 2, ms: 3_500 })
+        await pool.run({ n: 1, ms: 800 })
+        const until = performance.now() + 1_500
+        while (performance.now() < until) { /* a long synchronous stretch of the supervising thread */ }
+        expect(result(await long)).toEqual({ n: 2, ranBefore: [] })
+        expect(pool.lost).toBe(0)
+      } finally {
+        await pool.close()
+      }
+    }
+  }, 60_000)
 
   it('refuses a negative prefetch', () => {
     expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, prefetch: -1 })).toThrow(/prefetch must be an integer >= 0/)

@@ -90,6 +90,7 @@ export class WorkerPool<U, R> {
   #closed = false
   #lost = 0
   #busyPoll: NodeJS.Timeout | undefined
+  #lastPoll = 0
 
   constructor(options: WorkerPoolOptions) {
     if (!Number.isSafeInteger(options.size) || options.size < 1) throw new RangeError(`WorkerPool: size must be an integer >= 1, got ${String(options.size)}`)
@@ -221,13 +222,23 @@ export class WorkerPool<U, R> {
     const job = slot.jobs[0]!
     slot.started = performance.now()
     slot.timer = setTimeout(() => this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`), job.timeoutMs)
-    this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
+    if (this.#busyPoll === undefined) {
+      this.#lastPoll = performance.now()
+      this.#busyPoll = setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
+    }
   }
 
   /** End units whose worker has not idled for the busy limit (a livelock that starves its own thread). */
   #checkBusy(): void {
     const limit = this.#options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS
     const now = performance.now()
+    // This poll is late: this thread was busy itself (a long synchronous stretch after a worker's
+    // message, a GC pause), and the heartbeats that arrived meanwhile are read only in the event
+    // loop's next poll phase, after this timer. Judge no worker until they are read: a stall of this
+    // thread is no livelock of theirs.
+    const late = now - this.#lastPoll > BUSY_POLL_MS * 2
+    this.#lastPoll = now
+    if (late) return
     let busy = false
     for (const slot of this.#slots) {
       if (slot.jobs.length === 0) continue
