@@ -13,6 +13,7 @@ import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
+import type { OpWindow } from './windows.js'
 import { abortRequests, teardownRequest, windowsOf } from './windows.js'
 
 /** Whether the operation invoked at entry `i` was performed by an abort observer (its mark says `abort:`). */
@@ -22,15 +23,19 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
 }
 
 /**
- * Whether a followup or steer of `id` was invoked between entries `from` and `to` from a listener of
- * an inbox discard or a session append (the mark before an inline operation names its listener),
- * and the activity it started is the one that opened the turn at `to`: the agent did not go idle in
- * between (an activity ends only after an await, so one that ended was not the request's: the turn
- * was opened by a later one, a latch replayed at that end, after the request returned).
+ * Whether a followup or steer of `id` ran inside `request` (between its invocation and its return)
+ * after its inbox clear emitted something, and started the activity that opened the turn at `to`:
+ * the agent did not go idle in between (an activity ends only after an await, so one that ended
+ * was not the request's: the turn was opened by a later one, a latch replayed at that end, after
+ * the request returned). Inside means invoked after the request and settled before it: inline
+ * operations are synchronous, and their outcomes are recorded in the order they returned.
  */
-function wokenWithin(a: Analysis, world: number, id: string, from: number, to: number): boolean {
+function wokenWithin(a: Analysis, world: number, id: string, request: OpWindow, to: number): boolean {
+  const from = request.invoke.i
+  const returned = request.outcome?.i ?? Number.POSITIVE_INFINITY
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
-    w.outcome?.status !== 'fail' && fromClearListener(a, w.invoke.i) && clearedBefore(a, world, id, from, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
+    w.outcome !== undefined && w.outcome.status !== 'fail' && w.outcome.i < returned &&
+    clearedBefore(a, world, id, from, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
 }
 
 /**
@@ -55,10 +60,6 @@ function wentIdle(a: Analysis, world: number, id: string, from: number, to: numb
   return false
 }
 
-function fromClearListener(a: Analysis, i: number): boolean {
-  const mark = a.entries[i - 1]
-  return mark?.k === 'mark' && / listener:(agent\/inbox\/discarded|session\/event) op$/.test(mark.label)
-}
 
 /** Check that an aborted turn records the first requested cause. */
 export function checkCancelCause(a: Analysis): Violation[] {
@@ -73,14 +74,13 @@ export function checkCancelCause(a: Analysis): Violation[] {
       start = undefined
       if (data?.reason?.kind !== 'aborted') continue
       // A cancel that threw may or may not have aborted: the turn is not judged past one.
-      // A request still running when the turn opened (a cancel whose inbox clear woke the agent
-      // from a discard listener) aborts it after the clear: it came first. Only a wake made after
-      // the request began from a listener of what its clear emits (a discard, a splice append) can
-      // have opened the turn inside it: without one, the request returned before the turn opened
-      // (its outcome may still be recorded after the turn/start when it was made from inside a
+      // A request still running when the turn opened (a cancel whose inbox clear woke the agent,
+      // through a listener of what the clear emits, however deep) aborts it after the clear: it
+      // came first. Without a wake inside it, the request returned before the turn opened (its
+      // outcome may still be recorded after the turn/start when it was made from inside a
       // dispatch), and it aborted nothing of this turn.
       const pending = abortRequests(a, life, life.sessionCreated.i, opened.i).filter((r) =>
-        (r.window.outcome === undefined || r.window.outcome.i > opened.i) && wokenWithin(a, life.world, life.id, r.window.invoke.i, opened.i))
+        (r.window.outcome === undefined || r.window.outcome.i > opened.i) && wokenWithin(a, life.world, life.id, r.window, opened.i))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
       if (!first || first.teardown || first.failed) continue

@@ -63,6 +63,10 @@
  * - a create whose agent collided with an entered stub (§3.5 row L): its session, entered and never
  *   announced, stays in the store until its rollback's step 6, and a detach of the stub meanwhile
  *   leaves it there alone for a while (§9 65; run seed 80820).
+ * From the 1,000,000-run campaign at 37cfb40 (seed 1000):
+ * - a hook cancel whose clear's discard listener injected, and that inject's inserted listener
+ *   followed up: the turn opened inside the cancel, which then aborted it first; a wake is inside a
+ *   request when it settled before it, whatever listener made it (§9 156; run seed 20569).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
