@@ -66,7 +66,10 @@
  * From the 1,000,000-run campaign at 37cfb40 (seed 1000):
  * - a hook cancel whose clear's discard listener injected, and that inject's inserted listener
  *   followed up: the turn opened inside the cancel, which then aborted it first; a wake is inside a
- *   request when it settled before it, whatever listener made it (§9 156; run seed 20569).
+ *   request when it settled before it, whatever listener made it (§9 156; run seed 20569);
+ * - a whenIdle() of an idle agent called from an observer of another agent's append: it resolved,
+ *   then that agent's driver went on and a turn-stopping listener woke the first agent before the
+ *   whenIdle's outcome was recorded (§9 27; run seed 195394).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run

@@ -44,6 +44,12 @@ export function checkRuntime(a: Analysis): Violation[] {
     // whose previous agent is gone) awaited no agent of this lifecycle.
     const life = a.lives.find((l) => l.id === id && l.world === e.world && l.sessionCreated.i < invoke.i && (!l.sessionDisposed || l.sessionDisposed.i > invoke.i))
     const status = life?.statuses.filter((s) => s.i < e.i).at(-1)
+    // Called on an idle agent, it resolves a microtask later; its outcome is recorded a few
+    // microtasks after that, and work of the same decision step (another agent's driver, a listener)
+    // may have started this agent meanwhile: a running status only after the call, in the outcome's
+    // step, is not judged (one running at the call is).
+    const atCall = life?.statuses.filter((s) => s.i < invoke.i).at(-1)
+    if (status?.detail === 'running' && atCall?.detail !== 'running' && status.i > invoke.i && status.d === e.d) continue
     if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
