@@ -13,8 +13,6 @@ export interface ToWorker {
 /** Worker to supervisor. */
 export type FromWorker =
   | { readonly type: 'ready' }
-  /** The worker's heartbeat: a real timer, so it arrives only while the thread keeps reaching its event loop. */
-  | { readonly type: 'beat' }
   | { readonly type: 'init-failed'; readonly error: SerializedError }
   | { readonly type: 'done'; readonly id: number; readonly result: unknown }
   | { readonly type: 'failed'; readonly id: number; readonly error: SerializedError }

@@ -10,14 +10,21 @@ import type { PoolExecutor, ToWorker } from './protocol.js'
 
 const port = parentPort!
 const realSetImmediate = setImmediate
-const data = workerData as { executor: string; init: unknown }
+const realNow = performance.now.bind(performance)
+const data = workerData as { executor: string; init: unknown; beat: SharedArrayBuffer }
 
-/** How often the heartbeat is sent; the supervisor's busy limit is many beats. */
+/** How often the heartbeat is written; the supervisor's busy limit is many beats. */
 const BEAT_MS = 200
 
-// Started before any run installs a virtual clock, so it is a real timer: it fires only when the
-// thread gets back to its event loop, which a synchronous or microtask livelock never does.
-setInterval(() => port.postMessage({ type: 'beat' }), BEAT_MS).unref()
+// The heartbeat is the time (in µs since the epoch) this thread last reached its event loop, written
+// into memory shared with the supervisor, which reads it at once: a message would wait behind the
+// results queued before it whenever the supervisor is busy, and a busy supervisor would read a
+// working worker as silent. Started before any run installs a virtual clock, so it is a real
+// timer: it fires only when the thread gets back to its event loop, which a livelock never does.
+const beat = new BigInt64Array(data.beat)
+const beatNow = (): void => { Atomics.store(beat, 0, BigInt(Math.round((performance.timeOrigin + realNow()) * 1000))) }
+beatNow()
+setInterval(beatNow, BEAT_MS).unref()
 
 async function boot(): Promise<void> {
   let executor: PoolExecutor<unknown, unknown, unknown>

@@ -56,10 +56,10 @@ describe('WorkerPool with prefetch', () => {
     }
   }, 30_000)
 
-  it('does not take a stall of its own thread for a livelocked worker: it judges only once the heartbeats that waited are read', async () => {
+  it('does not take a stall of its own thread for a livelocked worker: the heartbeat is read from shared memory, not from messages queued behind', async () => {
     // Resumed from one worker's result (this thread's poll phase), this thread computes for longer
-    // than the busy limit while the other worker idles on its timer and beats; those beats are read
-    // in the next poll phase, after the supervisor's timer has run once.
+    // than the busy limit while the other worker idles on its timer and beats; beats sent as
+    // messages were read only in the next poll phase, after the supervisor's timer had run.
     for (let attempt = 0; attempt < 3; attempt++) {
       const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 2, executor: executor(), init: null, unitTimeoutMs: 20_000, busyLimitMs: 600 })
       try {

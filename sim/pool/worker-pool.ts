@@ -76,8 +76,11 @@ interface Slot<R> {
   /** The running unit's budget timer, and when it started (as far as this thread can tell). */
   timer: NodeJS.Timeout | undefined
   started: number
-  /** When the worker's heartbeat (a real timer: it fires only when the thread reaches its event loop) last arrived. */
-  beat: number
+  /**
+   * When the worker last reached its event loop (µs since the epoch), written by the worker's real
+   * timer into shared memory so that it is current even while this thread is busy.
+   */
+  readonly beat: BigInt64Array
 }
 
 /** The supervisor: `run` units, `close` when done. */
@@ -90,7 +93,6 @@ export class WorkerPool<U, R> {
   #closed = false
   #lost = 0
   #busyPoll: NodeJS.Timeout | undefined
-  #lastPoll = 0
 
   constructor(options: WorkerPoolOptions) {
     if (!Number.isSafeInteger(options.size) || options.size < 1) throw new RangeError(`WorkerPool: size must be an integer >= 1, got ${String(options.size)}`)
@@ -128,8 +130,9 @@ export class WorkerPool<U, R> {
   }
 
   #spawn(): Slot<R> {
+    const beat = new BigInt64Array(new SharedArrayBuffer(8))
     const worker = new Worker(new URL(compiledModuleUrl(new URL(`./worker-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href)), {
-      workerData: { executor: this.#options.executor, init: this.#options.init },
+      workerData: { executor: this.#options.executor, init: this.#options.init, beat: beat.buffer },
       resourceLimits: { maxOldGenerationSizeMb: this.#options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB },
       stdout: true,
       stderr: true,
@@ -137,7 +140,7 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, jobs: [], timer: undefined, started: 0, beat: performance.now() }
+    const slot: Slot<R> = { worker, ready: false, jobs: [], timer: undefined, started: 0, beat }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -152,9 +155,6 @@ export class WorkerPool<U, R> {
 
   #onMessage(slot: Slot<R>, m: FromWorker): void {
     switch (m.type) {
-      case 'beat':
-        slot.beat = performance.now()
-        return
       case 'ready':
         slot.ready = true
         this.#dispatch()
@@ -222,28 +222,20 @@ export class WorkerPool<U, R> {
     const job = slot.jobs[0]!
     slot.started = performance.now()
     slot.timer = setTimeout(() => this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`), job.timeoutMs)
-    if (this.#busyPoll === undefined) {
-      this.#lastPoll = performance.now()
-      this.#busyPoll = setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
-    }
+    this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
   }
 
   /** End units whose worker has not idled for the busy limit (a livelock that starves its own thread). */
   #checkBusy(): void {
     const limit = this.#options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS
     const now = performance.now()
-    // This poll is late: this thread was busy itself (a long synchronous stretch after a worker's
-    // message, a GC pause), and the heartbeats that arrived meanwhile are read only in the event
-    // loop's next poll phase, after this timer. Judge no worker until they are read: a stall of this
-    // thread is no livelock of theirs.
-    const late = now - this.#lastPoll > BUSY_POLL_MS * 2
-    this.#lastPoll = now
-    if (late) return
     let busy = false
     for (const slot of this.#slots) {
       if (slot.jobs.length === 0) continue
       busy = true
-      const silent = now - Math.max(slot.beat, slot.started)
+      // The worker's heartbeat, read from shared memory (absolute µs), on this thread's clock.
+      const beat = Number(Atomics.load(slot.beat, 0)) / 1000 - performance.timeOrigin
+      const silent = now - Math.max(beat, slot.started)
       if (silent >= limit) this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
     }
     if (!busy) {
