@@ -248,7 +248,10 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   // (A commit the program makes throw cannot publish either: preferring another candidate keeps a
   // same-id create's publication off it; alone, it is still blamed, which is what clause 40 checks.)
   const commitThrows = (t: Tx): boolean => 'setup' in t.spec && t.spec.setup?.commitThrows === true
-  const plausible = (t: Tx): boolean => (!t.hasSetup || t.commits.some((m) => m.i < at)) && !commitThrows(t)
+  // (Nor does a create publish a session-start of source `resume`, or a resume one of `startup`.)
+  const source = life.sessionStart?.detail
+  const sourceFits = (t: Tx): boolean => (source !== 'startup' && source !== 'resume') || (source === 'resume') === (t.spec.op === 'resume')
+  const plausible = (t: Tx): boolean => (!t.hasSetup || t.commits.some((m) => m.i < at)) && !commitThrows(t) && sourceFits(t)
   const disposedAt = life.sessionDisposed?.i
   // A transaction that resolved only after this lifecycle was gone published another one (a
   // publisher resolves right after its agent/session-start, while its agent is live).

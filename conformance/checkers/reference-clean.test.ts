@@ -70,6 +70,10 @@
  * - a whenIdle() of an idle agent called from an observer of another agent's append: it resolved,
  *   then that agent's driver went on and a turn-stopping listener woke the first agent before the
  *   whenIdle's outcome was recorded (§9 27; run seed 195394).
+ * From the unguided 1,000,000-run campaign at c2dc0ea (seed 1000):
+ * - a resume with a signal and a same-id create, neither settling (a listener crashed the process):
+ *   the session-start's source (`startup`) says the create published, so the resume's signal,
+ *   aborted from an `agent/created` listener, is not the publication's (§9 60; run seed 208660).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
