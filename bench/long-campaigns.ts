@@ -76,8 +76,13 @@ export function rewriteResults(text: string, records: readonly LongCampaign[]): 
     const section = `${HEADING}\n\n${LONG_CAMPAIGNS_INTRO}\n\n${longCampaignsSection(records)}\n`
     out = end >= 0 ? `${text.slice(0, end)}\n${section}${text.slice(end)}` : `${text.trimEnd()}\n\n${section}`
   }
-  out = out.replace(/^\| reference campaign \|.*$/m, `| ${longCampaignGoal(records).join(' | ')} |`)
-  return out
+  const goal = `| ${longCampaignGoal(records).join(' | ')} |`
+  if (/^\| reference campaign \|.*$/m.test(out)) return out.replace(/^\| reference campaign \|.*$/m, goal)
+  // A goals table written before the row existed: the row goes after the table's last row.
+  const table = out.indexOf('| goal | target | measured | met |')
+  if (table < 0) return out
+  const after = out.indexOf('\n\n', table)
+  return after < 0 ? `${out.trimEnd()}\n${goal}\n` : `${out.slice(0, after)}\n${goal}${out.slice(after)}`
 }
 
 function main(): void {
