@@ -63,7 +63,7 @@ export class Behaviours {
     const actor = `load:${id}`
     const world = this.world
     // A load of a process that crashed never finishes.
-    if (world.crashed(generation)) await NEVER
+    if (world.crashed(generation)) await never()
     // Marks let scenario goals see where a load stood when something raced it.
     world.trace.mark(`${actor}@start ${spec.load}`, world.generation, { id })
     await world.point(`${actor}:load`, actor, generation)
@@ -93,7 +93,7 @@ export class Behaviours {
     const generation = this.world.generation
     return (agentCtx: Context) => {
       const world = this.world
-      if (world.crashed(generation)) return NEVER
+      if (world.crashed(generation)) return never()
       this.#probeInitiator(agentCtx, `${actor}:${what}`, meta)
       world.trace.mark(`${actor}:${what}@setup:start`, world.generation, meta)
       spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${actor}:${what}:effect${i}`, meta))
@@ -265,7 +265,7 @@ export class Behaviours {
   }
 
   async #modelCall(request: ModelRequest, generation: number): Promise<ModelReply> {
-    if (this.world.crashed(generation)) return NEVER
+    if (this.world.crashed(generation)) return never()
     const id = request.sessionId
     const k = this.#modelCursor.get(id) ?? 0
     this.#modelCursor.set(id, k + 1)
@@ -288,7 +288,7 @@ export class Behaviours {
       case 'hang':
         await Promise.race([untilAborted(request.signal), this.world.port.block(`${actor}:hang`, actor)])
         // An abort that reaches the call only after its process crashed is heard by no one.
-        if (this.world.crashed(generation)) return NEVER
+        if (this.world.crashed(generation)) return never()
         if (request.signal.aborted) {
           // Who the model call runs on behalf of while it is being aborted (§8), read synchronously.
           let aborting: string
@@ -307,11 +307,16 @@ export class Behaviours {
       case 'delay':
         await sleep(spec.ms, request.signal)
         // A timer outlives nothing: the reply never reaches a process that crashed meanwhile.
-        if (this.world.crashed(generation)) return NEVER
+        if (this.world.crashed(generation)) return never()
         return { text: `reply ${k + 1}` }
     }
   }
 }
 
-/** A wait that never resumes (a crashed process's). */
-const NEVER = new Promise<never>(() => {})
+/**
+ * A wait that never resumes (a crashed process's). A fresh promise each time: a shared one would keep
+ * every continuation ever parked on it (and through them every crashed run's world) reachable forever.
+ */
+function never(): Promise<never> {
+  return new Promise<never>(() => {})
+}

@@ -235,8 +235,8 @@ export class World {
     // The gate costs a microtask hop: a program that never crashes waits on the scheduler's own
     // promise, so its runs (and every run saved before crash existed) keep their exact traces.
     if (!this.mayCrash) return this.port.point(label, actor)
-    if (this.#crashed.has(generation)) return NEVER
-    return this.port.point(label, actor).then(() => this.#crashed.has(generation) ? NEVER : undefined)
+    if (this.#crashed.has(generation)) return never()
+    return this.port.point(label, actor).then(() => this.#crashed.has(generation) ? never() : undefined)
   }
 
   /** A fresh transaction id for a create/resume invocation. */
@@ -467,8 +467,13 @@ export class World {
   }
 }
 
-/** A wait that never resumes (a crashed process's). */
-const NEVER = new Promise<never>(() => {})
+/**
+ * A wait that never resumes (a crashed process's). A fresh promise each time: a shared one would keep
+ * every continuation ever parked on it (and through them every crashed run's world) reachable forever.
+ */
+function never(): Promise<never> {
+  return new Promise<never>(() => {})
+}
 
 /** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */
 export function inboxMessageId(payload: { message?: unknown } | undefined): { id?: string; missing?: string } {
