@@ -46,10 +46,12 @@ export function checkRuntime(a: Analysis): Violation[] {
     const status = life?.statuses.filter((s) => s.i < e.i).at(-1)
     // Called on an idle agent, it resolves a microtask later; its outcome is recorded a few
     // microtasks after that, and work of the same decision step (another agent's driver, a listener)
-    // may have started this agent meanwhile: a running status only after the call, in the outcome's
-    // step, is not judged (one running at the call is).
+    // may have started this agent meanwhile: a running status that came after the call, in the
+    // call's own step, which is also the outcome's, is not judged (one running at the call is, and
+    // so is one that came in a later step: the call then had time to see the agent's activity,
+    // a maintenance say, whose replacement it must follow).
     const atCall = life?.statuses.filter((s) => s.i < invoke.i).at(-1)
-    if (status?.detail === 'running' && atCall?.detail !== 'running' && status.i > invoke.i && status.d === e.d) continue
+    if (status?.detail === 'running' && atCall?.detail !== 'running' && status.i > invoke.i && invoke.d === status.d && status.d === e.d) continue
     if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
