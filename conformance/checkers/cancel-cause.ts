@@ -97,6 +97,9 @@ export function checkCancelCause(a: Analysis): Violation[] {
       // commit): a cancel made before the creation's failure may come second.
       const creation = life.tx?.outcome
       if (creation?.status === 'fail' && first.window.invoke.i < creation.i) continue
+      // Likewise a publication that never reached agent/session-start (a throwing creation listener
+      // broke it off) is being rolled back even when its creation never settled (a crash came first).
+      if (life.sessionStart === undefined) continue
       const recorded = data.reason.reason?.kind
       if (recorded === first.cause) continue
       out.push(violation('X-CANCEL', 156, `"${life.id}": turn ${String(data.turn)} ended aborted with cause ${JSON.stringify(recorded)}, but the first request to abort it was cancel(${first.cause}) (${first.window.invoke.actor} ${first.window.invoke.what}); the first cause wins`, e))

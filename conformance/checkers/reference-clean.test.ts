@@ -74,6 +74,10 @@
  * - a resume with a signal and a same-id create, neither settling (a listener crashed the process):
  *   the session-start's source (`startup`) says the create published, so the resume's signal,
  *   aborted from an `agent/created` listener, is not the publication's (§9 60; run seed 208660).
+ * From `fuzz --time 60s --seed 7` at 32da675:
+ * - a cancel made after a throwing `agent/created` listener broke the publication off: the rollback
+ *   aborted the turn as disposed first, although the creation never rejected (a listener of its
+ *   agent/disposed crashed the process; §9 156, run seed 17863).
  * And gaps of the reference itself:
  * - a teardown requested again from a listener of its own inbox clear ran a second pass that
  *   cleared, after agent/disposed, what the scope's disposers had injected (§9 111; the 1,000,000-run
