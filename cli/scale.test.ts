@@ -3,11 +3,12 @@
  * `--runs` campaign finds, a CI matrix of shards merges into the unsharded campaign's totals, a
  * worker killed mid-campaign is reported rather than lost, and the JUnit reports CI reads parse.
  */
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { describe, expect, it } from 'vitest'
+import { KIT_ROOT } from './adapter-loader.js'
 import { dshKit } from './child-cli.test-helper.js'
 import { EXIT } from './exit-codes.js'
 
@@ -25,6 +26,18 @@ function parseJUnit(xml: string): { testsuites: { testsuite: { testcase: unknown
   const valid = XMLValidator.validate(xml)
   expect(valid, JSON.stringify(valid)).toBe(true)
   return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml)
+}
+
+/**
+ * Write an adapter module into `dir` whose `body` can use the built kit's `ReferenceFactory`,
+ * `factoryAdapter` and `referenceAdapter` (imported by absolute path, as worker threads load it too).
+ */
+function adapterModule(dir: string, file: string, body: string): string {
+  const path = join(dir, file)
+  writeFileSync(path, `import { ReferenceFactory } from '${join(KIT_ROOT, 'dist', 'core', 'index.js')}'
+import { factoryAdapter, referenceAdapter } from '${join(KIT_ROOT, 'dist', 'conformance', 'index.js')}'
+${body}`)
+  return path
 }
 
 const asArray = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x])
@@ -101,15 +114,10 @@ describe('scale: workers, shards and CI reports', () => {
 
   it('a campaign that stops at its first failure while another worker still holds seeds exits 1, not with a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dsh-stop-'))
-    const adapter = join(dir, 'slow-a6.mjs')
-    const { writeFileSync } = await import('node:fs')
-    const { KIT_ROOT } = await import('./adapter-loader.js')
     // Mutant A6's bug (every run of the example program violates §9 79) in every worker; the worker
     // that creates the first agent (it runs seed 0) is fast, every other one slow, so when seed 0's
     // report is shrunk the slow worker still runs one seed and holds the next: the pool closes on them.
-    writeFileSync(adapter, `
-      import { ReferenceFactory } from '${join(KIT_ROOT, 'dist', 'core', 'index.js')}'
-      import { referenceAdapter } from '${join(KIT_ROOT, 'dist', 'conformance', 'index.js')}'
+    const adapter = adapterModule(dir, 'slow-a6.mjs', `
       import { openSync } from 'node:fs'
       let fast
       export default referenceAdapter({ name: 'slow-a6', version: '1' }, class extends ReferenceFactory {
@@ -134,13 +142,8 @@ describe('scale: workers, shards and CI reports', () => {
 
   it('a worker that is killed mid-campaign is reported against its seed, not lost, and the campaign goes on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dsh-kill-'))
-    const adapter = join(dir, 'dies.mjs')
     // A factory that kills its own worker thread on the 3rd agent it creates (process.exit in a worker ends that thread only).
-    const { writeFileSync } = await import('node:fs')
-    const { KIT_ROOT } = await import('./adapter-loader.js')
-    writeFileSync(adapter, `
-      import { ReferenceFactory } from '${join(KIT_ROOT, 'dist', 'core', 'index.js')}'
-      import { factoryAdapter } from '${join(KIT_ROOT, 'dist', 'conformance', 'index.js')}'
+    const adapter = adapterModule(dir, 'dies.mjs', `
       import { isMainThread } from 'node:worker_threads'
       let created = 0
       export default factoryAdapter({ name: 'dies', version: '1' }, (ctx) => {

@@ -9,6 +9,7 @@ import type {
 } from '../core/contract.js'
 import type { Action, EffectSpec, ListenerSpec, ModelStepSpec, PayloadFilter, SetupSpec } from './program.js'
 import type { World } from './world.js'
+import { never } from './never.js'
 
 /** Thrown by injected faults, so traces say what was injected. */
 export class InjectedFault extends Error {
@@ -311,12 +312,4 @@ export class Behaviours {
         return { text: `reply ${k + 1}` }
     }
   }
-}
-
-/**
- * A wait that never resumes (a crashed process's). A fresh promise each time: a shared one would keep
- * every continuation ever parked on it (and through them every crashed run's world) reachable forever.
- */
-function never(): Promise<never> {
-  return new Promise<never>(() => {})
 }

@@ -24,6 +24,7 @@ import type { Program } from './program.js'
 import { actorOfLabel } from './ports.js'
 import type { SchedulerPort } from './ports.js'
 import type { InboxSnapshot, ProbeAgent, QuiescentProbe, Snapshot, TraceRecorder } from './trace.js'
+import { never } from './never.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -465,14 +466,6 @@ export class World {
       }) as never)
     }
   }
-}
-
-/**
- * A wait that never resumes (a crashed process's). A fresh promise each time: a shared one would keep
- * every continuation ever parked on it (and through them every crashed run's world) reachable forever.
- */
-function never(): Promise<never> {
-  return new Promise<never>(() => {})
 }
 
 /** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */

@@ -212,6 +212,15 @@ export function analyse(trace: Trace, program: Program): Analysis {
 }
 
 /**
+ * Whether a lifecycle's publication had not reached agent/session-start by entry `at`. Publication is
+ * one synchronous stretch, so seen from a later point it was broken off (by a throwing creation
+ * listener, say) and is being rolled back, even when its creation never settled (a crash came first).
+ */
+export function publicationBrokenOff(life: Life, at = Number.POSITIVE_INFINITY): boolean {
+  return life.sessionStart === undefined || life.sessionStart.i > at
+}
+
+/**
  * The transaction that published a `session/created`: the one whose `commit()` ran in the same
  * decision step just before it (commit is synchronous with publication, §3.4); else the open one
  * that settles first.

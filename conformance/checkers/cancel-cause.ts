@@ -10,6 +10,7 @@
  * @module
  */
 import type { Analysis } from './analysis.js'
+import { publicationBrokenOff } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -60,7 +61,6 @@ function wentIdle(a: Analysis, world: number, id: string, from: number, to: numb
   return false
 }
 
-
 /** Check that an aborted turn records the first requested cause. */
 export function checkCancelCause(a: Analysis): Violation[] {
   const out: Violation[] = []
@@ -97,9 +97,8 @@ export function checkCancelCause(a: Analysis): Violation[] {
       // commit): a cancel made before the creation's failure may come second.
       const creation = life.tx?.outcome
       if (creation?.status === 'fail' && first.window.invoke.i < creation.i) continue
-      // Likewise a publication that never reached agent/session-start (a throwing creation listener
-      // broke it off) is being rolled back even when its creation never settled (a crash came first).
-      if (life.sessionStart === undefined) continue
+      // Likewise a publication broken off before agent/session-start, whether or not its creation settled.
+      if (publicationBrokenOff(life)) continue
       const recorded = data.reason.reason?.kind
       if (recorded === first.cause) continue
       out.push(violation('X-CANCEL', 156, `"${life.id}": turn ${String(data.turn)} ended aborted with cause ${JSON.stringify(recorded)}, but the first request to abort it was cancel(${first.cause}) (${first.window.invoke.actor} ${first.window.invoke.what}); the first cause wins`, e))

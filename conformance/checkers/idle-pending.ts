@@ -20,6 +20,7 @@
  */
 import type { TraceEntry } from '../../sim/trace.js'
 import type { Analysis, Life } from './analysis.js'
+import { publicationBrokenOff } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { atProbe, probedAgents, quiescent } from './quiescence.js'
 import { violation } from './violation.js'
@@ -45,11 +46,8 @@ export function checkIdlePending(a: Analysis): Violation[] {
   const reported = new Set<string>()
   for (const { probe, agent, life } of candidates) {
     // Torn down: on request, or rolled back (its creation rejected after publication began, or its
-    // publication never reached agent/session-start: publication is one synchronous stretch, so at a
-    // quiescent point it was broken off, by a throwing creation listener, say, and is rolling back
-    // even if its creation never settled: its process crashed).
-    if (teardownRequest(a, life, probe.at) !== undefined || life.tx?.outcome?.status === 'fail') continue
-    if (life.sessionStart === undefined || life.sessionStart.i > probe.at) continue
+    // publication was broken off before agent/session-start).
+    if (teardownRequest(a, life, probe.at) !== undefined || life.tx?.outcome?.status === 'fail' || publicationBrokenOff(life, probe.at)) continue
     for (const id of [...(agent.nextTurn ?? []), ...(agent.nextStep ?? [])]) {
       const send = sends.get(`${probe.world}/${agent.id}/${id}`)
       if (!send || (send.spec.op !== 'followup' && send.spec.op !== 'steer') || send.invoke.i < life.sessionCreated.i || send.outcome!.i >= probe.at) continue
