@@ -50,6 +50,12 @@ export default factoryAdapter({ name: 'dispose-never-settles', version: '1' }, (
 })`,
   },
   {
+    // The probe install before the cases used to await this unload unwatched: exit 2, naming nothing.
+    name: 'unload-never-settles', code: EXIT.violation, boundMs: 90_000, expect: /never settled|deadlock/,
+    source: `import { REFERENCE_ADAPTER } from 'dsh-lifecycle-kit/conformance'
+export default { name: 'unload-never-settles', version: '1', install(world) { REFERENCE_ADAPTER.install(world); return { unload: () => new Promise(() => {}) } } }`,
+  },
+  {
     name: 'livelocking-driver', code: EXIT.violation, boundMs: 120_000, expect: /never returned to its event loop for \d+ ms \(a synchronous or microtask livelock\)/,
     source: `import { ReferenceFactory, ReferenceAgent } from 'dsh-lifecycle-kit'
 import { referenceAdapter } from 'dsh-lifecycle-kit/conformance'

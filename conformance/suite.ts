@@ -332,10 +332,28 @@ async function probeInstall(adapter: NormalizedAdapter, source: string): Promise
     if (!factory) {
       throw new AdapterError(`${source}: install(world) returned without registering a factory; call world.ctx.agents.setFactory(factory) (or use factoryAdapter/referenceAdapter)`)
     }
-    await installed.unload()
+    await settledWithin(installed.unload(), PROBE_TEARDOWN_MS)
   } finally {
-    await root.shutdown()
+    await settledWithin(root.shutdown(), PROBE_TEARDOWN_MS)
     root.abandon()
+  }
+}
+
+/**
+ * How long the probe waits for its throwaway process to unload. A runtime whose unload never settles
+ * is not an adapter error: the probe moves on and the watched cases charge the hang to a clause
+ * (waiting unwatched here would end certify as "the event loop went idle", naming nothing).
+ */
+const PROBE_TEARDOWN_MS = 2_000
+
+/** Wait for `work` at most `ms` (a rejection still propagates); a real timer, outside any simulated run. */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms) })
+  try {
+    await Promise.race([work, bound])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -352,7 +370,7 @@ async function probeProcess(adapter: NormalizedAdapter, source: string): Promise
     for (const method of ['observe', 'owner', 'unloadFactory', 'shutdown', 'abandon'] as const) {
       if (typeof handle[method] !== 'function') throw new AdapterError(`${source}: process(services) returned a handle without ${method}()`)
     }
-    await handle.shutdown()
+    await settledWithin(handle.shutdown(), PROBE_TEARDOWN_MS)
   } finally {
     handle?.abandon?.()
   }

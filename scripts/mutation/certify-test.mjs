@@ -44,11 +44,14 @@ child.on('close', (code, signal) => {
   let verdict
   if (code === 0) verdict = 'survived'
   else if (code === 1 && failing.length > 0) verdict = 'killed'
+  // Exit 78 is certify refusing the runtime before any case ran: install threw, or no factory got
+  // registered (README's exit-code table). The mutant is caught, with a reason named, not a clause.
+  else if (code === 78 && /^dsh-kit: /m.test(output)) verdict = 'refused'
   else verdict = 'verdict-bug'
   const entry = {
     mutant, verdict, code, signal, ms, failing,
     ...(failure ? { by, message: String(failure.message).slice(0, 400) } : {}),
-    ...(verdict === 'verdict-bug' ? { output: output.slice(-2000) } : {}),
+    ...(verdict === 'verdict-bug' || verdict === 'refused' ? { output: output.slice(-2000) } : {}),
   }
   if (process.env.DSH_MUTATION_LOG) appendFileSync(process.env.DSH_MUTATION_LOG, `${JSON.stringify(entry)}\n`)
   if (mutant === null && verdict !== 'survived') process.stderr.write(output)

@@ -88,6 +88,7 @@ export async function mutantsOf({ report, log, maps }) {
  */
 export function statusOf(m, equivalents) {
   if (m.verdict === 'killed') return /\(a hang\)|a hang or livelock|livelock\)|runaway livelock/.test(m.message ?? '') ? 'hang' : 'killed'
+  if (m.verdict === 'refused' || (m.verdict === 'verdict-bug' && m.code === 78)) return 'refused'
   if (m.verdict === 'survived') return equivalents.has(equivalenceKey(m)) ? 'equivalent' : 'survived'
   if (m.verdict === 'verdict-bug' || m.stryker === 'Timeout') return 'verdict bug'
   return 'not run'
@@ -96,14 +97,14 @@ export function statusOf(m, equivalents) {
 const pct = (n, d) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`)
 
 function tally(mutants, statuses) {
-  const t = { total: mutants.length, killed: 0, hang: 0, survived: 0, equivalent: 0, 'verdict bug': 0, 'not run': 0 }
+  const t = { total: mutants.length, killed: 0, hang: 0, refused: 0, survived: 0, equivalent: 0, 'verdict bug': 0, 'not run': 0 }
   for (const m of mutants) t[statuses.get(m)]++
-  const caught = t.killed + t.hang
+  const caught = t.killed + t.hang + t.refused
   return { ...t, score: pct(caught, t.total), scoreNonEquivalent: pct(caught, t.total - t.equivalent) }
 }
 
 function row(name, t) {
-  return `| ${name} | ${t.total} | ${t.killed} | ${t.hang} | ${t.survived} | ${t.equivalent} | ${t['verdict bug']} | ${t['not run']} | **${t.score}** | ${t.scoreNonEquivalent} |`
+  return `| ${name} | ${t.total} | ${t.killed} | ${t.hang} | ${t.refused} | ${t.survived} | ${t.equivalent} | ${t['verdict bug']} | ${t['not run']} | **${t.score}** | ${t.scoreNonEquivalent} |`
 }
 
 const code = (text) => `\`${clip(collapse(text), 90).replace(/`/g, "'")}\``
@@ -137,8 +138,9 @@ export async function summarize({ report, log, maps, keys, meta, equivalentFile,
   lines.push('(`dist/core/...js`) in a fresh clone of the commit; the only test is `dsh-kit certify --profile quick')
   lines.push(`--fail-fast --no-shrink --workers ${meta.certifyWorkers}` + '` on that clone\'s mutated dist (`scripts/mutation/certify-test.mjs`).')
   lines.push('A mutant is **killed** when certify exits 1 naming a failing clause (**hang**: that clause was charged a hang or')
-  lines.push('livelock by certify\'s watchdogs); it **survived** when certify exits 0; any other exit, or a StrykerJS timeout,')
-  lines.push('is a **verdict bug** of the kit and never counts as killed. Score = (killed + hang) / mutants; the last column')
+  lines.push('livelock by certify\'s watchdogs; **refused**: certify exited 78 before any case, naming why the runtime cannot')
+  lines.push('be installed, as the exit-code table documents); it **survived** when certify exits 0; any other exit, or a StrykerJS')
+  lines.push('timeout, is a **verdict bug** of the kit and never counts as killed. Score = (killed + hang + refused) / mutants; the last column')
   lines.push('leaves the listed equivalent mutants out.', '')
   lines.push(`- command: \`${meta.command}\``)
   lines.push(`- commit: \`${meta.commit}\``)
@@ -147,8 +149,8 @@ export async function summarize({ report, log, maps, keys, meta, equivalentFile,
   }
   lines.push(`- date: ${meta.date}; run time ${Math.floor(meta.seconds / 60)} min ${meta.seconds % 60} s (clone, install and build included), StrykerJS 10.1.1 under Node ${meta.strykerNode}, certify under Node ${meta.certifyNode}, concurrency ${meta.concurrency}`)
   lines.push('')
-  lines.push('| file | mutants | killed | hang | survived | equivalent | verdict bug | not run | score | score without equivalent |')
-  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  lines.push('| file | mutants | killed | hang | refused | survived | equivalent | verdict bug | not run | score | score without equivalent |')
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const key of present) lines.push(row(`\`${FILES[key]}.ts\``, tally(byFile(key), statuses)))
   for (const group of GROUPS) {
     const groupKeys = group.keys.filter((k) => present.includes(k))
@@ -185,8 +187,8 @@ export async function summarize({ report, log, maps, keys, meta, equivalentFile,
   lines.push('')
   const killers = new Map()
   for (const m of mutants) {
-    if (statuses.get(m) !== 'killed' && statuses.get(m) !== 'hang') continue
-    const clause = m.failing[0] ?? '?'
+    if (!['killed', 'hang', 'refused'].includes(statuses.get(m))) continue
+    const clause = m.failing[0] ?? (statuses.get(m) === 'refused' ? 'refused (exit 78)' : '?')
     killers.set(clause, (killers.get(clause) ?? 0) + 1)
   }
   const kills = loadKills(killsFile)
