@@ -58,6 +58,27 @@ export const inboxOpsCases: DirectedCase[] = [
     },
   },
   {
+    group: 'AGENT-INBOX-REPLAY', clause: 116, title: 'resume fails at the seq of each invalid splice §6.5 lists (start or removedCount not a non-negative safe integer, inserted not an array), with the original error as cause',
+    resumes: true,
+    async run(target) {
+      // Two items first, so a bad coordinate that a runtime failed to validate would still fit the list.
+      const two = [spliceEvent(0, { target: 'next-turn', start: 0, inserted: [raw('m1'), raw('m2')] })]
+      const invalid: ReadonlyArray<[string, Record<string, unknown>]> = [
+        ['a negative start', { target: 'next-turn', start: -1, inserted: [] }],
+        ['a fractional start', { target: 'next-turn', start: 0.5, inserted: [raw('m3')] }],
+        ['a string start', { target: 'next-turn', start: '1', inserted: [raw('m3')] }],
+        ['a negative removedCount', { target: 'next-turn', start: 0, removedCount: -1, inserted: [raw('m3')] }],
+        ['a fractional removedCount', { target: 'next-turn', start: 0, removedCount: 0.5, inserted: [raw('m3')] }],
+        ['an inserted that is a string', { target: 'next-turn', start: 0, inserted: '' }],
+      ]
+      for (const [what, data] of invalid) {
+        const error = await replayError(target, [...two, spliceEvent(1, data)])
+        assert.match(error.message, /invalid persisted inbox splice at session seq 1/, what)
+        assert.ok(error.cause instanceof Error, `${what}: the original error is the cause (§6.5), got ${String(error.cause)}`)
+      }
+    },
+  },
+  {
     group: 'AGENT-INBOX-REPLAY', clause: 117, title: 'resume rejects a log with duplicate ids across lists and one with an unknown target; a valid log replays into both lists',
     resumes: true,
     async run(target) {
@@ -156,6 +177,41 @@ export const inboxOpsCases: DirectedCase[] = [
       const seq = session.seq
       assert.equal(inbox.remove('absent'), false)
       assert.equal(session.seq, seq)
+    },
+  },
+  {
+    group: 'AGENT-INBOX-TEST', clause: 119, title: 'a delete count past the end is clamped to length - start in the durable event; a splice that removes and inserts nothing (NaN count) writes no event and returns []',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      const { inbox, session } = agent
+      for (const id of ['a', 'b', 'c']) inbox.append('next-step', msg(id))
+      const start = session.seq
+      const removed = inbox.splice('next-step', 1, 99, [])
+      assert.deepEqual(removed.map((m) => m.id), ['b', 'c'])
+      assert.deepEqual(splices(agent, start), [{ target: 'next-step', start: 1, removedCount: 2, inserted: [], outcome: 'canceled' }], 'removedCount clamped to [0, length - start] (§6.2)')
+      const seq = session.seq
+      assert.deepEqual(inbox.splice('next-step', 0, NaN, []), [], 'NaN deletes nothing')
+      assert.deepEqual(inbox.splice('next-turn', 0, 0, []), [])
+      assert.equal(session.seq, seq, 'a mutation that removes and inserts nothing writes no event (§6.2)')
+      assert.deepEqual(inbox.nextStep.map((m) => m.id), ['a'])
+    },
+  },
+  {
+    group: 'AGENT-INBOX-TEST', clause: 120, title: 'a splice may re-insert an id it removes, but not one pending outside its removed range, nor the same id twice; refused splices write nothing',
+    async run(target) {
+      const h = await makeHarness(target)
+      const { agent } = await h.create('s1')
+      const { inbox, session } = agent
+      inbox.append('next-turn', msg('a'))
+      inbox.append('next-turn', msg('b'))
+      const seq = session.seq
+      assert.throws(() => inbox.splice('next-turn', 0, 1, [msg('b')]), /message "b" is already pending/, 'b stays pending after removing a')
+      assert.throws(() => inbox.splice('next-turn', 2, 0, [msg('c'), msg('c')]), /message "c" is already pending/, 'one id twice in one splice')
+      assert.equal(session.seq, seq, 'nothing written')
+      assert.deepEqual(inbox.nextTurn.map((m) => m.id), ['a', 'b'])
+      assert.deepEqual(inbox.splice('next-turn', 1, 1, [msg('b')]).map((m) => m.id), ['b'], 'uniqueness is over the union after applying (§6.3)')
+      assert.deepEqual(inbox.nextTurn.map((m) => m.id), ['a', 'b'])
     },
   },
   {
