@@ -183,6 +183,26 @@ export const initiatorScopeCases: DirectedCase[] = [
     },
   },
   {
+    group: 'AGENT-INITIATOR-DRAIN', clause: 135, title: 'disposal waits for every pending boundary, not only the first to settle',
+    async run(target) {
+      const { h, agents, A, B } = await world(target)
+      const first = gate()
+      const second = gate()
+      track(agents.withInitiator(A, () => first.promise))
+      track(agents.withInitiator(B, () => second.promise))
+      const shutdown = track(h.shutdown())
+      // Let the unload reach the drain before either boundary settles.
+      await turns(() => shutdown.settled, 5)
+      assert.equal(shutdown.settled, false)
+      first.open()
+      await turns(() => shutdown.settled, 5)
+      assert.equal(shutdown.settled, false, 'one boundary is still pending')
+      second.open()
+      await turns(() => shutdown.settled)
+      assert.equal(shutdown.settled, true)
+    },
+  },
+  {
     group: 'AGENT-INITIATOR-DRAIN', clause: 135, title: 'a sync boundary and a non-promise result are released at once (disposal does not wait for them)',
     async run(target) {
       const { h, agents, A } = await world(target)
