@@ -72,7 +72,9 @@ export const inboxOpsCases: DirectedCase[] = [
         ['an inserted that is a string', { target: 'next-turn', start: 0, inserted: '' }],
       ]
       for (const [what, data] of invalid) {
-        const error = await replayError(target, [...two, spliceEvent(1, data)])
+        const error = await replayError(target, [...two, spliceEvent(1, data)]).catch((failure: Error) => {
+          throw new Error(`a persisted splice with ${what} (${JSON.stringify(data)}): ${failure.message}`, { cause: failure })
+        })
         assert.match(error.message, /invalid persisted inbox splice at session seq 1/, what)
         assert.ok(error.cause instanceof Error, `${what}: the original error is the cause (§6.5), got ${String(error.cause)}`)
       }
