@@ -181,6 +181,20 @@ const DISCARD_ON_UNPUBLISHED_ROLLBACK = {
   ].join('\n'),
 }
 
+const REPLAY_ACCEPTS_NON_ARRAY_INSERTED = {
+  verdict: 'upstream',
+  title: 'inbox replay accepts a persisted splice whose inserted is not an array (the empty string replays as no insertion)',
+  reading: [
+    'Upstream bug (minor). `Inbox.validate()` of dsh-agent (lib/types/inbox.js) checks the coordinates and the ids of',
+    'a persisted `agent/inbox/spliced` event but never that `inserted` is an array: it spreads it into `toSpliced`.',
+    'A string spreads into its characters (which then fail the id check, so the log is still refused) but the empty',
+    'string spreads into nothing, so `{target, start:0, inserted:""}` replays as a no-op and the resume succeeds over',
+    'a corrupt log. §6.5 lists "`inserted` not an array" among the invalid splices that must abort construction with',
+    '`invalid persisted inbox splice at session seq <n>`; no repair. Found by the AGENT-INBOX-REPLAY 116 case written',
+    'to kill a mutant of the reference inbox (npm run mutation).',
+  ].join('\n'),
+}
+
 /** Rules, most specific first. */
 export const CLASSIFICATIONS = [
   {
@@ -310,6 +324,7 @@ export const CLASSIFICATIONS = [
  * message (a case is deterministic; its rerun must fail the same way).
  */
 export const CASE_CLASSIFICATIONS = [
+  { key: 'AGENT-INBOX-REPLAY 116', caseTitle: /each invalid splice §6\.5 lists/, match: /an inserted that is a string .*expected the promise to reject/, ...REPLAY_ACCEPTS_NON_ARRAY_INSERTED },
   { key: 'AGENT-PREPARE-PUBLISH 60', caseTitle: /session\/created listener disposing the owner/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
   { key: 'AGENT-PREPARE-PUBLISH 61', caseTitle: /session-start listener disposing the owner/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
   { key: 'AGENT-TEARDOWN-TEST 93', caseTitle: /reentrant owner teardown from the first session\/created listener/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
