@@ -272,6 +272,25 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 98,
+    title: 'handle.dispose() is memoized (§1.6): repeated calls, while the teardown runs and after it settled, return the same promise',
+    async run(target) {
+      const h = await makeHarness(target)
+      const o = h.owner()
+      const log: string[] = []
+      const cleanup = gate()
+      const handle = await h.create('s1', { setup: slowScope(log, cleanup) }, o.ctx)
+      const first = handle.dispose()
+      assert.equal(handle.dispose(), first, 'a second call at once returns the same promise')
+      await settle()
+      assert.equal(handle.dispose(), first, 'a call while the scope cleanup is pending returns the same promise')
+      cleanup.open()
+      await first
+      assert.equal(handle.dispose(), first, 'a call after the teardown settled returns the same promise')
+      assert.equal(h.ctx.agents.get('s1'), undefined)
+    },
+  },
+  {
+    group: GROUP, clause: 98,
     title: 'D17: whichever owner triggers (handle, owner unload, factory unload) every owner that joins resolves only after the full teardown',
     async run(target) {
       const owners = ['handle', 'owner', 'factory'] as const
@@ -673,6 +692,31 @@ export const teardownCases: DirectedCase[] = [
       assert.equal(h.model.requests.length, 1)
       assert.equal(count(handle.agent, 'turn/start'), 1)
       assert.equal(handle.agent.status, 'idle')
+    },
+  },
+  {
+    group: GROUP, clause: 111,
+    title: 'dispose() requested again from a listener of the teardown\'s own inbox clear (agent/inbox/discarded) resolves, and only after agent/disposed',
+    async run(target) {
+      const h = await makeHarness(target)
+      const handle = await h.create('s1')
+      handle.agent.inbox.append('next-turn', h.msg('pending-1'))
+      handle.agent.inbox.append('next-turn', h.msg('pending-2'))
+      const again: Promise<void>[] = []
+      const order: string[] = []
+      h.ctx.on('agent/inbox/discarded', ({ agent }) => {
+        if (agent === handle.agent) again.push(handle.dispose().then(() => { order.push('again') }))
+      })
+      h.ctx.on('agent/disposed', ({ agent }) => { if (agent === handle.agent) order.push('agent/disposed') })
+      const first = handle.dispose().then(() => { order.push('first') })
+      let settledAll = false
+      const all = Promise.all([first, ...again]).then(() => { settledAll = true })
+      for (let i = 0; i < 20 && !settledAll; i++) await settle()
+      assert.ok(again.length >= 1, 'the teardown discarded the pending items (§9 114)')
+      assert.equal(settledAll, true, `every dispose() settles (${again.length} requested from the discarded listener)`)
+      await all
+      assert.equal(order[0], 'agent/disposed', `no dispose() resolves before agent/disposed: ${order.join(', ')}`)
+      assert.equal(h.ctx.agents.get('s1'), undefined)
     },
   },
   {
