@@ -197,6 +197,26 @@ export const sessionStoreCases: DirectedCase[] = [
     },
   },
   {
+    group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'without a persistence, flush resolves false while no listener hears the session and true once one does',
+    needs: ['noPersistence'],
+    async run(target) {
+      // No persistence: the process has no durability listener of its own, so participation is the case's alone.
+      const h = await makeHarness(target, { noPersistence: true })
+      const scopeA = h.ctx.createScope({ name: 'A' }, 'A')
+      const scopeB = h.ctx.createScope({ name: 'B' }, 'B')
+      const session = scopeA.ctx.sessions.prepare('x')
+      scopeA.ctx.sessions.enter(session)
+      scopeA.ctx.sessions.announce(session)
+      assert.equal(await h.ctx.sessions.flush(session), false, 'no listener at all')
+      const heard: string[] = []
+      scopeB.ctx.on('session/flush', () => { heard.push('B') })
+      assert.equal(await h.ctx.sessions.flush(session), false, 'only a listener of another scope')
+      scopeA.ctx.on('session/flush', () => { heard.push('A') })
+      assert.equal(await h.ctx.sessions.flush(session), true, 'a listener of the carrier scope participates')
+      assert.deepEqual(heard, ['A'])
+    },
+  },
+  {
     group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'flush rethrows the first listener failure only after every listener settled; a throwing listener does not stop later ones',
     async run(target) {
       const w = await withLive(target)
