@@ -209,4 +209,31 @@ export const factorySeamCases: DirectedCase[] = [
       assert.deepEqual(h.observed, [])
     },
   },
+  {
+    group: GROUP, clause: 8, title: 'a factory that throws synchronously: create and resume pass the thrown value to the caller (thrown or rejected)',
+    async run(target) {
+      const h = await makeHarness(target)
+      await h.unloadFactory()
+      const thrown = { stub: 'sync throw' }
+      const factory: AgentFactory = {
+        createAgent: () => { throw thrown },
+        resume: () => { throw thrown },
+      }
+      h.ctx.agents.setFactory(factory)
+      // The registry delegates (§1.7): whatever the factory throws reaches the caller, never a
+      // silent undefined. Thrown at the call or rejected, both are delegation.
+      const outcome = async (call: () => Promise<AgentHandle>): Promise<unknown> => {
+        try {
+          const result = await call()
+          return { resolved: result }
+        } catch (error) {
+          return error
+        }
+      }
+      assert.equal(await outcome(() => h.ctx.agents.create({ sessionId: 'x' })), thrown, 'create')
+      assert.equal(await outcome(() => h.ctx.agents.resume({ resumeSessionId: 'x' })), thrown, 'resume')
+      assert.deepEqual(h.ctx.agents.list(), [])
+      assert.deepEqual(h.observed, [])
+    },
+  },
 ]

@@ -78,7 +78,7 @@ export interface Harness {
   readonly ctx: Context
   readonly model: ScriptedModel
   readonly disk: Map<SessionId, PersistedSession>
-  /** Every lifecycle event in dispatch order (observed globally, before any other listener). */
+  /** Every lifecycle event in dispatch order (observed globally, before any other listener); not `agent/pre-step` or `session/flush`. */
   readonly observed: Observed[]
   /** Warnings reported through the services' `warn` (capability `warnings`). */
   readonly warnings: { message: string; error: unknown }[]
@@ -152,7 +152,9 @@ export async function makeHarness(target: CaseTarget, options: HarnessOptions = 
     observed.push({ name, id, detail, agentLive: ctx.agents.get(id) !== undefined, sessionLive: ctx.sessions.get(id) !== undefined })
   }
   for (const name of EVENT_NAMES) {
-    if (name === 'agent/pre-step') continue
+    // Not lifecycle events (§1.9): the pre-step waterfall, and session/flush, whose result says
+    // whether any listener participated (a recorder of the harness's own would always participate).
+    if (name === 'agent/pre-step' || name === 'session/flush') continue
     proc.observe(name, ((a: any, b: any) => {
       if (name.startsWith('session/')) record(name, a.id, name === 'session/event' ? b.type : '')
       else record(name, a.agent.id, String(a.status ?? a.source ?? a.message?.id ?? ''))

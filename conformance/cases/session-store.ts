@@ -2,12 +2,14 @@
  * AGENT-REGISTRY-TEST 85–92: the session store's prepare/enter/announce/detach split, deferred
  * detaches, create's rollback and owner binding, and scoped routing of its lifecycle events,
  * checked on the runtime under test through its public surface (`ctx.sessions`, `ctx.createScope`).
+ * The rest of the store's §1.3 table has no §9 number of its own: `prepare`'s minted ids and
+ * `flush` are checked under 87, the clause of the store's own methods before publication.
  * @module
  */
 import assert from 'node:assert/strict'
 import type { Context, Session } from '../../core/contract.js'
 import type { CaseTarget, DirectedCase } from './harness.js'
-import { makeHarness, settle } from './harness.js'
+import { gate, makeHarness, settle } from './harness.js'
 
 /** A fresh process and a log of session lifecycle events heard by untagged root listeners. */
 async function world(target: CaseTarget) {
@@ -19,6 +21,28 @@ async function world(target: CaseTarget) {
   }
   return { h, ctx: h.ctx, warnings: h.warnings, log, record }
 }
+
+/** A world with one session `id` entered and announced through the root context. */
+async function withLive(target: CaseTarget, id = 'x') {
+  const w = await world(target)
+  const session = w.ctx.sessions.prepare(id)
+  const detach = w.ctx.sessions.enter(session)
+  w.ctx.sessions.announce(session)
+  return { ...w, session, detach }
+}
+
+/** How a promise has settled so far (read after `settle()`). */
+function track<T>(promise: Promise<T>) {
+  const state: { settled: 'pending' | 'resolved' | 'rejected'; value?: T; error?: unknown } = { settled: 'pending' }
+  const done = promise.then(
+    (value) => { state.settled = 'resolved'; state.value = value },
+    (error) => { state.settled = 'rejected'; state.error = error },
+  )
+  return { state, done }
+}
+
+/** A minted id: §1.3 `session-<n>`. */
+const MINTED = /^session--?\d+$/
 
 export const sessionStoreCases: DirectedCase[] = [
   {
@@ -103,6 +127,146 @@ export const sessionStoreCases: DirectedCase[] = [
       detachQuiet()
       assert.equal(w.ctx.sessions.get('q'), undefined)
       assert.deepEqual(w.log, ['created:x', 'disposed:x'])
+    },
+  },
+  {
+    group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'prepare() without an id mints an unpublished session-<n> that skips every live id',
+    async run(target) {
+      const w = await world(target)
+      w.record()
+      // Occupy a run of ids of the minted form first: whatever n the store starts from, it must skip them.
+      const occupied = new Set<string>()
+      for (let n = 0; n <= 50; n++) {
+        const s = w.ctx.sessions.prepare(`session-${n}`)
+        w.ctx.sessions.enter(s)
+        occupied.add(s.id)
+      }
+      const minted = w.ctx.sessions.prepare()
+      assert.match(minted.id, MINTED)
+      assert.ok(!occupied.has(minted.id), `minted ${minted.id}, which is live`)
+      assert.equal(w.ctx.sessions.get(minted.id), undefined, 'prepare does not enter')
+      assert.equal(w.ctx.sessions.list().length, occupied.size)
+      assert.deepEqual(w.log, [], 'prepare emits nothing')
+
+      // Once the minted session is live, the next mint skips it too.
+      w.ctx.sessions.enter(minted)
+      const next = w.ctx.sessions.prepare()
+      assert.match(next.id, MINTED)
+      assert.notEqual(next.id, minted.id)
+      assert.ok(!occupied.has(next.id), `minted ${next.id}, which is live`)
+      w.ctx.sessions.enter(next)
+      assert.equal(w.ctx.sessions.get(next.id), next)
+    },
+  },
+  {
+    group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'flush of a live session awaits every session/flush listener that hears it, in parallel, and resolves true only after all settled; a listener of another scope does not participate',
+    async run(target) {
+      const w = await world(target)
+      // Entered through scope A: the routing carrier is A's key (as for session/created, 92).
+      const scopeA = w.ctx.createScope({ name: 'A' }, 'A')
+      const scopeB = w.ctx.createScope({ name: 'B' }, 'B')
+      const session = scopeA.ctx.sessions.prepare('x')
+      scopeA.ctx.sessions.enter(session)
+      scopeA.ctx.sessions.announce(session)
+      // The runtime's own listeners (a persistence) may participate: that part of the boolean is theirs.
+      const own = await w.ctx.sessions.flush(session)
+      assert.equal(typeof own, 'boolean')
+      // A listener that does not hear the session does not participate.
+      const elsewhere: string[] = []
+      scopeB.ctx.on('session/flush', () => { elsewhere.push('B') })
+      assert.equal(await w.ctx.sessions.flush(session), own, 'a listener of another scope does not participate')
+      assert.deepEqual(elsewhere, [])
+
+      const first = gate()
+      const second = gate()
+      const calls: string[] = []
+      scopeA.ctx.on('session/flush', async (s) => { calls.push(`first:${s === session}`); await first.promise })
+      w.ctx.on('session/flush', async (s) => { calls.push(`second:${s === session}`); await second.promise })
+      const flush = track(w.ctx.sessions.flush(session))
+      await settle()
+      assert.deepEqual([...calls].sort(), ['first:true', 'second:true'], 'both listeners run while the other is pending (parallel)')
+      assert.equal(flush.state.settled, 'pending')
+      second.open()
+      await settle()
+      assert.equal(flush.state.settled, 'pending', 'flush awaits every listener')
+      first.open()
+      await flush.done
+      assert.equal(flush.state.settled, 'resolved')
+      assert.equal(flush.state.value, true, 'a listener participated')
+      assert.equal(calls.length, 2, 'each listener once')
+    },
+  },
+  {
+    group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'without a persistence, flush resolves false while no listener hears the session and true once one does',
+    needs: ['noPersistence'],
+    async run(target) {
+      // No persistence: the process has no durability listener of its own, so participation is the case's alone.
+      const h = await makeHarness(target, { noPersistence: true })
+      const scopeA = h.ctx.createScope({ name: 'A' }, 'A')
+      const scopeB = h.ctx.createScope({ name: 'B' }, 'B')
+      const session = scopeA.ctx.sessions.prepare('x')
+      scopeA.ctx.sessions.enter(session)
+      scopeA.ctx.sessions.announce(session)
+      assert.equal(await h.ctx.sessions.flush(session), false, 'no listener at all')
+      const heard: string[] = []
+      scopeB.ctx.on('session/flush', () => { heard.push('B') })
+      assert.equal(await h.ctx.sessions.flush(session), false, 'only a listener of another scope')
+      scopeA.ctx.on('session/flush', () => { heard.push('A') })
+      assert.equal(await h.ctx.sessions.flush(session), true, 'a listener of the carrier scope participates')
+      assert.deepEqual(heard, ['A'])
+    },
+  },
+  {
+    group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'flush rethrows the first listener failure only after every listener settled; a throwing listener does not stop later ones',
+    async run(target) {
+      const w = await withLive(target)
+      const first = new Error('first failure')
+      const second = new Error('second failure')
+      const slow = gate()
+      const calls: string[] = []
+      w.ctx.on('session/flush', () => { calls.push('throws'); throw first })
+      w.ctx.on('session/flush', async () => { calls.push('slow'); await slow.promise })
+      w.ctx.on('session/flush', async () => { calls.push('rejects'); await slow.promise; throw second })
+      const flush = track(w.ctx.sessions.flush(w.session))
+      await settle()
+      assert.deepEqual([...calls].sort(), ['rejects', 'slow', 'throws'])
+      assert.equal(flush.state.settled, 'pending', 'a failure does not settle flush while listeners are pending')
+      slow.open()
+      await flush.done
+      assert.equal(flush.state.settled, 'rejected')
+      assert.equal(flush.state.error, first)
+      // A failed flush leaves the session live.
+      assert.equal(w.ctx.sessions.get('x'), w.session)
+    },
+  },
+  {
+    group: 'AGENT-REGISTRY-TEST', clause: 87, title: 'flush of a session that is not live (never entered, detached, stale object of a live id) throws and calls no listener',
+    async run(target) {
+      const w = await world(target)
+      const heard: Session[] = []
+      w.ctx.on('session/flush', (s) => { heard.push(s) })
+      const notLive = async (session: Session, label: string) => {
+        await assert.rejects(async () => w.ctx.sessions.flush(session), label)
+        assert.deepEqual(heard, [], `${label}: no session/flush listener runs`)
+      }
+
+      const never = w.ctx.sessions.prepare('never')
+      await notLive(never, 'never entered')
+
+      const stale = w.ctx.sessions.prepare('x')
+      const live = w.ctx.sessions.prepare('x')
+      const detachLive = w.ctx.sessions.enter(live)
+      w.ctx.sessions.announce(live)
+      await notLive(stale, 'a stale object whose id is live')
+
+      detachLive()
+      await notLive(live, 'detached')
+
+      // The stale object enters; the object detached before is now the stale one.
+      w.ctx.sessions.enter(stale)
+      await notLive(live, 'detached, its id live again')
+      assert.equal(await w.ctx.sessions.flush(stale), true)
+      assert.deepEqual(heard, [stale])
     },
   },
   {

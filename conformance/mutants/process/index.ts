@@ -30,6 +30,8 @@ import p20 from './p20-deferred-detach-lost.js'
 import p21 from './p21-resume-cuts-interrupted-turn.js'
 import p22 from './p22-enter-swallows-live-id.js'
 import p23 from './p23-announce-stale-silently.js'
+import p24 from './p24-store-flush-fails-fast.js'
+import p25 from './p25-store-flush-always-participates.js'
 
 /** One process mutant: its file and adapter. */
 export interface ProcessMutant {
@@ -62,4 +64,6 @@ export const PROCESS_MUTANTS: readonly ProcessMutant[] = [
   { file: 'p21-resume-cuts-interrupted-turn.ts', adapter: p21 },
   { file: 'p22-enter-swallows-live-id.ts', adapter: p22 },
   { file: 'p23-announce-stale-silently.ts', adapter: p23 },
+  { file: 'p24-store-flush-fails-fast.ts', adapter: p24 },
+  { file: 'p25-store-flush-always-participates.ts', adapter: p25 },
 ]
