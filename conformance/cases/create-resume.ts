@@ -118,6 +118,44 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 45, title: 'resume validates the persisted header: a version other than the format version, an id other than the session id, or a createdAt that is not a non-negative safe integer rejects and publishes nothing',
+    resumes: true,
+    async run(target) {
+      // §1.2: the header is validated when built, the restored one too (§3.5 row A: nothing published).
+      const { h, header, events } = await persisted(target, 'r1', { turns: 1 })
+      const valid: Record<string, unknown> = { ...header }
+      const without = (key: string): Record<string, unknown> => {
+        const copy = { ...valid }
+        delete copy[key]
+        return copy
+      }
+      const bad: [string, Record<string, unknown>][] = [
+        ['version + 1', { ...valid, version: header.version + 1 }],
+        ['version as a string', { ...valid, version: String(header.version) }],
+        ['no version', without('version')],
+        ['another id', { ...valid, id: 'r2' }],
+        ['no id', without('id')],
+        ['negative createdAt', { ...valid, createdAt: -1 }],
+        ['fractional createdAt', { ...valid, createdAt: 1.5 }],
+        ['createdAt as a string', { ...valid, createdAt: String(header.createdAt) }],
+        ['createdAt beyond the safe integers', { ...valid, createdAt: 2 ** 53 }],
+        ['no createdAt', without('createdAt')],
+      ]
+      for (const [label, persistedHeader] of bad) {
+        h.disk.set('r1', { header: persistedHeader as never, events: [...events] })
+        const error = await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1' }))
+        assert.ok(error instanceof Error, `${label}: expected an Error, got ${String(error)}`)
+        assertNothingPublished(h, 'r1')
+      }
+      assertEmpty(h)
+      // The same log under its own header resumes: the rejections were the header's.
+      h.disk.set('r1', { header: { ...valid, createdAt: 0 } as never, events: [...events] })
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.equal(agent.session.header.createdAt, 0, 'createdAt 0 is a non-negative safe integer')
+      assert.equal(agent.session.header.id, 'r1')
+    },
+  },
+  {
     group: GROUP, clause: 46, title: 'a session without cwd resumes with header.cwd undefined',
     async run(target) {
       const { h, header } = await persisted(target, 'r1', { turns: 1 })
@@ -427,6 +465,45 @@ export const createResumeCases: DirectedCase[] = [
       const ok = await h.create('s1', { meta: { cwd: '/abs/dir' } })
       assert.equal(ok.agent.session.header.cwd, '/abs/dir')
       assert.equal(h.ctx.sessions.get('s1')!.header.cwd, '/abs/dir')
+    },
+  },
+  {
+    group: GROUP, clause: 53, title: 'create validates every meta header field (cwd a string path, parentSession and agentPreset strings, seedLength and delegationDepth non-negative safe integers, origin only subagent): a bad one rejects and leaves no lifecycle state',
+    async run(target) {
+      // §1.2 header validation; §3.1 step 2 and §3.5 row A: a sync rejection at prepare, nothing published.
+      // Only that an Error rejects is asserted: the contract fixes no text except the relative cwd's (case above).
+      const h = await makeHarness(target)
+      const notCount = [-1, 1.5, '1', 2 ** 53, true]
+      const bad: [string, Record<string, unknown>][] = [
+        ['cwd a String object', { cwd: new String('/abs/dir') }],
+        ['cwd a number', { cwd: 7 }],
+        ['parentSession a number', { parentSession: 7 }],
+        ['parentSession an object', { parentSession: { id: 'p0' } }],
+        ...notCount.map((v): [string, Record<string, unknown>] => [`seedLength ${JSON.stringify(v)}`, { seedLength: v }]),
+        ...notCount.map((v): [string, Record<string, unknown>] => [`delegationDepth ${JSON.stringify(v)}`, { delegationDepth: v }]),
+        ['origin "parent"', { origin: 'parent' }],
+        ['origin ""', { origin: '' }],
+        ['origin 1', { origin: 1 }],
+        ['agentPreset a number', { agentPreset: 7 }],
+        ['agentPreset a boolean', { agentPreset: true }],
+      ]
+      for (const [label, meta] of bad) {
+        let setupCalled = false
+        const error = await rejection(h.create('s1', { meta: meta as SessionMeta, setup: () => { setupCalled = true } }))
+        assert.ok(error instanceof Error, `${label}: expected an Error, got ${String(error)}`)
+        assert.equal(setupCalled, false, `${label}: setup must not run`)
+        assertNothingPublished(h, 's1')
+      }
+      assertEmpty(h)
+      assert.deepEqual(h.observed, [])
+      const meta: SessionMeta = { cwd: '/abs/dir', parentSession: 'p0', seedLength: 0, origin: 'subagent', delegationDepth: 0, agentPreset: 'reviewer' }
+      const ok = await h.create('s1', { meta })
+      const header = ok.agent.session.header
+      assert.deepEqual(
+        [header.cwd, header.parentSession, header.seedLength, header.origin, header.delegationDepth, header.agentPreset],
+        ['/abs/dir', 'p0', 0, 'subagent', 0, 'reviewer'],
+        'valid values (0 included) land in the header',
+      )
     },
   },
 ]

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import type { Session, SessionEvent } from '../../core/contract.js'
+import { createUserMessage } from '../../core/messages.js'
 import type { CaseTarget, DirectedCase } from './harness.js'
 import { makeHarness, settle } from './harness.js'
 
@@ -272,6 +273,47 @@ export const sessionCases: DirectedCase[] = [
       w.ctx.sessions.enter(session)
       session.append('live', null)
       assert.deepEqual(heard, ['live@4'])
+    },
+  },
+  {
+    group: 'X-SESSION', clause: 174, title: 'seed events may carry the envelope keys surfaceOp, sourceEventSeqs and ignorable, which the session keeps',
+    async run(target) {
+      const w = await world(target)
+      // §1.2 "Construction with a seed": envelope keys limited to type,seq,time,data,surfaceOp,sourceEventSeqs,ignorable.
+      // Values a runtime that implements surface ops accepts too: message events marked as appended to the
+      // surface (the later one citing the earlier), and an ignorable event of a type of nobody's.
+      const message = (seq: number, id: string, extra: Record<string, unknown> = {}) => ({
+        type: 'user/message', seq, time: 1, data: { ...createUserMessage({ id, content: id }) }, surfaceOp: 'append', ...extra,
+      }) as unknown as SessionEvent
+      const seed = [
+        message(0, 'm1'),
+        message(1, 'm2', { sourceEventSeqs: [0] }),
+        { type: 'x-kit/unknown-note', seq: 2, time: 1, data: { n: 2 }, ignorable: true } as SessionEvent,
+      ]
+      const session = w.ctx.sessions.prepare('enveloped', { seed })
+      assert.equal(session.seq, 4)
+      assert.equal(session.firstLiveSeq, 3)
+      assert.equal(session.events[0]!.surfaceOp, 'append')
+      assert.equal(session.events[1]!.surfaceOp, 'append')
+      assert.deepEqual(session.events[1]!.sourceEventSeqs, [0])
+      assert.equal(session.events[2]!.ignorable, true)
+      assert.equal(session.events[3]!.type, 'session/end-seed')
+    },
+  },
+  {
+    group: 'X-SESSION', clause: 174, title: 'a seed event with an envelope key outside type,seq,time,data,surfaceOp,sourceEventSeqs,ignorable is rejected',
+    async run(target) {
+      const w = await world(target)
+      const note = (seq: number, extra: Record<string, unknown> = {}) => ({ type: 'note', seq, time: 1, data: { n: seq }, ...extra }) as SessionEvent
+      for (const [label, seed] of [
+        ['a first event with an extra key', [note(0, { extra: 1 })]],
+        ['a later event with a key named like a data field', [note(0), note(1, { n: 1 })]],
+      ] as const) {
+        assert.throws(() => w.ctx.sessions.prepare('keys', { seed }), Error, `${label} should be rejected`)
+        assert.equal(w.ctx.sessions.get('keys'), undefined)
+      }
+      // The same events without the extra key are a valid seed.
+      assert.equal(w.ctx.sessions.prepare('keys', { seed: [note(0), note(1)] }).seq, 3)
     },
   },
   {
