@@ -117,6 +117,7 @@ describe('scale: workers, shards and CI reports', () => {
     // Mutant A6's bug (every run of the example program violates §9 79) in every worker; the worker
     // that creates the first agent (it runs seed 0) is fast, every other one slow, so when seed 0's
     // report is shrunk the slow worker still runs one seed and holds the next: the pool closes on them.
+    // (150 ms per create: a longer busy wait, starved of CPU by parallel test files, tripped the 3 s livelock watchdog.)
     const adapter = adapterModule(dir, 'slow-a6.mjs', `
       import { openSync } from 'node:fs'
       let fast
@@ -129,7 +130,7 @@ describe('scale: workers, shards and CI reports', () => {
         }
         createAgent(owner, options) {
           if (fast === undefined) { try { openSync('${join(dir, 'first')}', 'wx'); fast = true } catch { fast = false } }
-          if (!fast) { const until = performance.now() + 400; while (performance.now() < until); }
+          if (!fast) { const until = performance.now() + 150; while (performance.now() < until); }
           return super.createAgent(owner, options)
         }
       })
