@@ -5,6 +5,7 @@
  * supervising thread is not mistaken for a livelock of a worker.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -74,6 +75,36 @@ describe('WorkerPool with prefetch', () => {
       }
     }
   }, 60_000)
+
+  it('keeps reading the heartbeat of a worker whose virtual clock replaced the global performance: a long unit that yields is not a livelock', async () => {
+    // A campaign worker installs its virtual clock once (fake-timers replaces the global performance,
+    // whose timeOrigin then reads 0); the heartbeat written from it looked ancient, so every unit
+    // longer than the busy limit (a slow factory's shrink) was stopped as a livelock.
+    const fakeTimers = pathToFileURL(createRequire(import.meta.url).resolve('@sinonjs/fake-timers')).href
+    const file = join(mkdtempSync(join(tmpdir(), 'dsh-pool-')), 'virtual-clock.mjs')
+    writeFileSync(file, `
+      const realImmediate = setImmediate
+      const realNow = performance.now.bind(performance)
+      export async function init() {
+        const { default: FakeTimers } = await import(${JSON.stringify(fakeTimers)})
+        FakeTimers.withGlobal(globalThis).install({ now: 0 })
+        return {}
+      }
+      export async function run(_state, unit) {
+        // Busy for unit.ms of real time, but back on the event loop (the real setImmediate) every turn.
+        const until = realNow() + unit.ms
+        while (realNow() < until) await new Promise((resolve) => realImmediate(resolve))
+        return { n: unit.n, ranBefore: [] }
+      }
+    `)
+    const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: pathToFileURL(file).href, init: null, unitTimeoutMs: 20_000, busyLimitMs: 600 })
+    try {
+      expect(result(await pool.run({ n: 1, ms: 2_000 }))).toEqual({ n: 1, ranBefore: [] })
+      expect(pool.lost).toBe(0)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
 
   it('refuses a negative prefetch', () => {
     expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, prefetch: -1 })).toThrow(/prefetch must be an integer >= 0/)

@@ -60,6 +60,11 @@ export const DEFAULT_BUSY_LIMIT_MS = 3_000
 
 const BUSY_POLL_MS = 250
 
+// The supervisor's own clock, captured at load: a virtual clock installed on this thread later
+// (fake-timers replaces the global `performance`) must not skew the busy and timeout accounting.
+const realNow = performance.now.bind(performance)
+const realTimeOrigin = performance.timeOrigin
+
 interface Job<R> {
   readonly id: number
   readonly unit: unknown
@@ -186,7 +191,7 @@ export class WorkerPool<U, R> {
     this.#lost++
     if (this.#closed) for (const job of waiting) job.reject(new Error('WorkerPool closed'))
     else this.#queue.unshift(...waiting)
-    current.resolve({ kind: 'lost', reason, detail, afterMs: Math.round(performance.now() - slot.started) })
+    current.resolve({ kind: 'lost', reason, detail, afterMs: Math.round(realNow() - slot.started) })
     this.#replace(slot)
   }
 
@@ -220,7 +225,7 @@ export class WorkerPool<U, R> {
   /** Time the slot's first unit, which its worker is running now. */
   #startHead(slot: Slot<R>): void {
     const job = slot.jobs[0]!
-    slot.started = performance.now()
+    slot.started = realNow()
     slot.timer = setTimeout(() => this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`), job.timeoutMs)
     this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
   }
@@ -228,13 +233,13 @@ export class WorkerPool<U, R> {
   /** End units whose worker has not idled for the busy limit (a livelock that starves its own thread). */
   #checkBusy(): void {
     const limit = this.#options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS
-    const now = performance.now()
+    const now = realNow()
     let busy = false
     for (const slot of this.#slots) {
       if (slot.jobs.length === 0) continue
       busy = true
       // The worker's heartbeat, read from shared memory (absolute µs), on this thread's clock.
-      const beat = Number(Atomics.load(slot.beat, 0)) / 1000 - performance.timeOrigin
+      const beat = Number(Atomics.load(slot.beat, 0)) / 1000 - realTimeOrigin
       const silent = now - Math.max(beat, slot.started)
       if (silent >= limit) this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
     }
