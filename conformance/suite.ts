@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path'
 import { createRoot } from '../core/root.js'
 import { compiledModuleUrl, WorkerPool } from '../sim/pool/worker-pool.js'
 import { runUnits } from '../sim/pool/run-units.js'
+import { settleOrHang } from '../sim/pool/settle-or-hang.js'
 import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from './adapter.js'
 import type { Adapter, NormalizedAdapter, Supports } from './adapter.js'
 import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './certify-plan.js'
@@ -332,29 +333,25 @@ async function probeInstall(adapter: NormalizedAdapter, source: string): Promise
     if (!factory) {
       throw new AdapterError(`${source}: install(world) returned without registering a factory; call world.ctx.agents.setFactory(factory) (or use factoryAdapter/referenceAdapter)`)
     }
-    await settledWithin(installed.unload(), PROBE_TEARDOWN_MS)
+    await awaitProbeTeardown(() => installed.unload())
   } finally {
-    await settledWithin(root.shutdown(), PROBE_TEARDOWN_MS)
+    await awaitProbeTeardown(() => root.shutdown())
     root.abandon()
   }
 }
 
 /**
- * How long the probe waits for its throwaway process to unload. A runtime whose unload never settles
- * is not an adapter error: the probe moves on and the watched cases charge the hang to a clause
- * (waiting unwatched here would end certify as "the event loop went idle", naming nothing).
+ * How long the probe waits for its throwaway process to unload (less if the event loop drains first).
+ * A runtime whose unload never settles is not an adapter error: the probe moves on and the watched
+ * cases charge the hang to a clause (waiting unwatched here ended certify as "the event loop went
+ * idle", naming nothing).
  */
 const PROBE_TEARDOWN_MS = 2_000
 
-/** Wait for `work` at most `ms` (a rejection still propagates); a real timer, outside any simulated run. */
-async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms) })
-  try {
-    await Promise.race([work, bound])
-  } finally {
-    clearTimeout(timer)
-  }
+/** Await a probe's teardown under the watchdogs of {@link settleOrHang}: a rejection propagates, a hang is left to the cases. */
+async function awaitProbeTeardown(teardown: () => Promise<unknown>): Promise<void> {
+  const settled = await settleOrHang(teardown, { timeoutMs: PROBE_TEARDOWN_MS })
+  if (settled.kind === 'rejected') throw settled.error
 }
 
 /** Boot a process adapter once outside the simulator and check it exposes the registries. */
@@ -370,7 +367,7 @@ async function probeProcess(adapter: NormalizedAdapter, source: string): Promise
     for (const method of ['observe', 'owner', 'unloadFactory', 'shutdown', 'abandon'] as const) {
       if (typeof handle[method] !== 'function') throw new AdapterError(`${source}: process(services) returned a handle without ${method}()`)
     }
-    await settledWithin(handle.shutdown(), PROBE_TEARDOWN_MS)
+    await awaitProbeTeardown(() => handle.shutdown())
   } finally {
     handle?.abandon?.()
   }

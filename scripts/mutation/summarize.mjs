@@ -83,12 +83,13 @@ export async function mutantsOf({ report, log, maps }) {
 
 /**
  * A mutant's status in the summary: `killed` (certify exit 1 naming a clause; `hang` when that
- * clause was charged a hang or livelock), `equivalent` (survived and listed), `survived`,
+ * clause was charged a hang or livelock), `refused` (certify exit 78 naming why the runtime cannot be
+ * installed), `equivalent` (survived and listed), `survived`,
  * `verdict bug` (certify exited otherwise, or Stryker timed it out), `not run`.
  */
 export function statusOf(m, equivalents) {
   if (m.verdict === 'killed') return /\(a hang\)|a hang or livelock|livelock\)|runaway livelock/.test(m.message ?? '') ? 'hang' : 'killed'
-  if (m.verdict === 'refused' || (m.verdict === 'verdict-bug' && m.code === 78)) return 'refused'
+  if (m.verdict === 'refused') return 'refused'
   if (m.verdict === 'survived') return equivalents.has(equivalenceKey(m)) ? 'equivalent' : 'survived'
   if (m.verdict === 'verdict-bug' || m.stryker === 'Timeout') return 'verdict bug'
   return 'not run'

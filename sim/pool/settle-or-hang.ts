@@ -10,6 +10,7 @@
  *   starves both: only terminating the thread stops it (see `worker-pool.ts`).
  * @module
  */
+import { realNow } from './real-clock.js'
 
 /** How a watched piece of work ended. */
 export type Settled<T> =
@@ -29,10 +30,9 @@ export interface SettleOrHangOptions {
 }
 
 // Captured at module evaluation, before any virtual clock replaces the globals: the watchdog runs on
-// real time even while a simulated run has fake timers installed.
+// real time even while a simulated run has fake timers installed (`realNow` likewise, real-clock.ts).
 const realSetTimeout = globalThis.setTimeout
 const realClearTimeout = globalThis.clearTimeout
-const realNow = performance.now.bind(performance)
 
 /**
  * Start `work` and await it, or report it as a hang: never resolves later than the timeout, never

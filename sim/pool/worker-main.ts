@@ -7,14 +7,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { serializeError } from './errors.js'
 import type { PoolExecutor, ToWorker } from './protocol.js'
+import { realEpochMs } from './real-clock.js'
 
 const port = parentPort!
 const realSetImmediate = setImmediate
-const realNow = performance.now.bind(performance)
-// Captured now: a run's virtual clock (fake-timers) replaces the global `performance`, whose
-// timeOrigin then reads 0, and a heartbeat computed from it would look ancient to the supervisor,
-// which would then charge any unit longer than its busy limit as a livelock.
-const realTimeOrigin = performance.timeOrigin
 const data = workerData as { executor: string; init: unknown; beat: SharedArrayBuffer }
 
 /** How often the heartbeat is written; the supervisor's busy limit is many beats. */
@@ -26,7 +22,7 @@ const BEAT_MS = 200
 // working worker as silent. Started before any run installs a virtual clock, so it is a real
 // timer: it fires only when the thread gets back to its event loop, which a livelock never does.
 const beat = new BigInt64Array(data.beat)
-const beatNow = (): void => { Atomics.store(beat, 0, BigInt(Math.round((realTimeOrigin + realNow()) * 1000))) }
+const beatNow = (): void => { Atomics.store(beat, 0, BigInt(Math.round(realEpochMs() * 1000))) }
 beatNow()
 setInterval(beatNow, BEAT_MS).unref()
 

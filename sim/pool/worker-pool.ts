@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { deserializeError } from './errors.js'
 import type { FromWorker } from './protocol.js'
+import { fromEpochMs, realNow } from './real-clock.js'
 
 /** Why a unit has no result. */
 export type LostReason = 'timeout' | 'memory' | 'crash' | 'runaway'
@@ -59,11 +60,6 @@ export const DEFAULT_WORKER_HEAP_MB = 1024
 export const DEFAULT_BUSY_LIMIT_MS = 3_000
 
 const BUSY_POLL_MS = 250
-
-// The supervisor's own clock, captured at load: a virtual clock installed on this thread later
-// (fake-timers replaces the global `performance`) must not skew the busy and timeout accounting.
-const realNow = performance.now.bind(performance)
-const realTimeOrigin = performance.timeOrigin
 
 interface Job<R> {
   readonly id: number
@@ -239,7 +235,7 @@ export class WorkerPool<U, R> {
       if (slot.jobs.length === 0) continue
       busy = true
       // The worker's heartbeat, read from shared memory (absolute µs), on this thread's clock.
-      const beat = Number(Atomics.load(slot.beat, 0)) / 1000 - realTimeOrigin
+      const beat = fromEpochMs(Number(Atomics.load(slot.beat, 0)) / 1000)
       const silent = now - Math.max(beat, slot.started)
       if (silent >= limit) this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
     }
