@@ -172,12 +172,13 @@ const DISCARD_ON_UNPUBLISHED_ROLLBACK = {
   title: 'rolling back an unpublished resumed agent announces agent/inbox/discarded for an agent never announced',
   reading: [
     'Upstream bug (minor). When a resume fails after the agent object was built (setup throws or rejects, commit',
-    'throws, an abort), the rollback runs the full teardown on the unpublished agent: `cancel({kind:\'disposed\'})`',
+    'throws, an abort, or a `session/created` listener vetoes: row J, entered but never announced), the rollback',
+    'runs the full teardown on the unannounced agent: `cancel({kind:\'disposed\'})`',
     'clears the inbox restored from the persisted log, which appends canceled splices to the never-attached session',
     '(harmless: nothing is published or persisted) but also emits the live `agent/inbox/discarded` notification for',
     'each restored item, about an agent whose `agent/created` never fired. §3.5 row E: a setup failure is observable',
-    'as scope disposal only; §3.6.3: never-announced entries are silent. Listeners keyed by message id see an item end',
-    'that was never announced to them. The kit\'s reference rolls an unpublished agent back with `keepInbox`.',
+    'as scope disposal only; §3.6 rule 3: never-announced entries are silent. Listeners keyed by message id see an item end',
+    'that was never announced to them. The kit\'s reference rolls an unannounced agent back with `keepInbox`.',
   ].join('\n'),
 }
 
@@ -349,6 +350,7 @@ export const CASE_CLASSIFICATIONS = [
     ].join('\n'),
   },
   { key: 'AGENT-CREATE-RESUME 47', caseTitle: /a resume rolled back before publication \(its setup throws\) discards none/, match: /no discarded notification/, ...DISCARD_ON_UNPUBLISHED_ROLLBACK },
+  { key: 'AGENT-CREATE-RESUME 47', caseTitle: /a resume vetoed by a session\/created listener \(§3\.5 row J\) keeps the restored inbox/, match: /no agent events for an agent that was never announced/, ...DISCARD_ON_UNPUBLISHED_ROLLBACK },
   {
     key: 'AGENT-INITIATOR-DRAIN 141', caseTitle: /Q8: waking sends racing a shutdown/, match: /the shutdown settled/,
     ...WAKE_WHILE_SCOPE_CLOSING,

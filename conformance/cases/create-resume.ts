@@ -207,6 +207,25 @@ export const createResumeCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 47, title: "a resume vetoed by a session/created listener (§3.5 row J) keeps the restored inbox: no agent events at all, and the next resume still holds it",
+    async run(target) {
+      // Row J: the agent entered both registries but was never announced, so it leaves silently
+      // (§3.6 rule 3); discarding its restored items would announce it through agent/inbox/discarded.
+      const first = await makeHarness(target)
+      const handle = await first.create('r1')
+      const injected = first.msg('injected')
+      handle.agent.inject(injected)
+      const h = await first.crash()
+      const thrown = new Error('veto')
+      let armed = true
+      h.ctx.on('session/created', (session) => { if (armed && session.id === 'r1') { armed = false; throw thrown } })
+      assert.equal(await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1' })), thrown)
+      assert.deepEqual(h.names('r1', (o) => o.name.startsWith('agent/')), [], 'no agent events for an agent that was never announced')
+      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+      assert.deepEqual(agent.inbox.nextStep, [injected], 'the restored item survived the rollback')
+    },
+  },
+  {
     group: GROUP, clause: 48, title: 'resume without persistence rejects with the not-configured error',
     needs: ['noPersistence'],
     async run(target) {

@@ -237,7 +237,7 @@ export class ReferenceFactory implements AgentFactory {
     this.enterEntries(tx, agent, session)
     agent.ctx.sessions.announce(session)
     this.recheckAfterEdge(tx)
-    this.announceAgent(agent)
+    this.announceAgent(tx, agent)
     this.recheckAfterEdge(tx)
     this.emitSessionStart(tx, agent)
     this.recheckAfterEdge(tx)
@@ -250,7 +250,8 @@ export class ReferenceFactory implements AgentFactory {
   }
 
   /** §3.1 step 9: `agent/created`, exactly once per entry. */
-  protected announceAgent(agent: ReferenceAgent): void {
+  protected announceAgent(tx: Transaction, agent: ReferenceAgent): void {
+    tx.agentAnnounced = true
     agent.ctx.agents.announce(agent)
   }
 
@@ -344,12 +345,13 @@ export class ReferenceFactory implements AgentFactory {
   }
 
   /**
-   * Whether teardown discards the pending inbox (§5.1 step 3). A rollback before publication
-   * observes "scope disposal only" (§3.5 rows E–I, and row L: an agent that collided on entering is
-   * removed silently): an agent that never entered both registries keeps its (resumed) inbox.
+   * Whether teardown discards the pending inbox (§5.1 step 3). A rollback before the agent's
+   * announcement began emits no agent events (§3.5 rows E–J and L, §3.6 rule 3: a never-announced entry
+   * leaves silently), so an agent nobody was told about keeps its (resumed) inbox: its
+   * `agent/inbox/discarded` would be the first event anyone hears of it.
    */
   protected discardsInbox(tx: Transaction): boolean {
-    return tx.detachSession !== undefined && tx.detachAgent !== undefined
+    return tx.agentAnnounced
   }
 
   /** §5.1 step 3: cancel with the `disposed` cause, aborting the activity (and clearing the inbox unless `keepInbox`). */

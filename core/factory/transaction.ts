@@ -17,6 +17,8 @@ export class Transaction {
   session: Session | undefined
   detachSession: (() => void) | undefined
   detachAgent: (() => void) | undefined
+  /** Set just before `agent/created` is dispatched (§3.6 rule 2: announcement began, even if a listener vetoes). */
+  agentAnnounced = false
   /** The lifecycle effect on the owner fiber (`agentLoop.lifecycle(<id>)`). */
   ownerEffect: Disposer | undefined
   /** Set just before the teardown retires the owner effect, so its body does not run again. */

@@ -171,6 +171,7 @@ export class ScratchFactory implements AgentFactory {
     lifecycle.detachAgent = agent.ctx.agents.enter(agent, lifecycle.ownerCtx.agent) // the runtime owner (§1.8 (7))
     agent.ctx.sessions.announce(session) // step 8: session/created (veto)
     this.#checkLive(lifecycle)
+    lifecycle.agentAnnounced = true // announcement begins before the dispatch, veto or not (§3.6 rule 2)
     agent.ctx.agents.announce(agent) // step 9: agent/created (veto)
     this.#checkLive(lifecycle)
     this.ctx.events.contained('agent/session-start', agent, { agent, source: lifecycle.source }) // step 10

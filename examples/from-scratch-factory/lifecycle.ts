@@ -31,6 +31,8 @@ export class Lifecycle {
   /** The registry entries' detach capabilities, once entered (§3.1 step 7). */
   detachSession: (() => void) | undefined
   detachAgent: (() => void) | undefined
+  /** Set just before `agent/created` is dispatched: from then on the agent may be heard of. */
+  agentAnnounced = false
   #stopListening: (() => void)[] = []
   #ownerEffect: Disposer | undefined
   /** Set when the teardown retires the owner effect itself, so its body never runs again (D17). */
@@ -119,9 +121,9 @@ export class Lifecycle {
       const agent = this.agent
       if (!agent) return
       agent.beginTeardown()
-      // Pending work is discarded only for an agent that entered both registries: a rollback
-      // before that is "scope disposal only" (§3.5 rows E–I), a same-id loser is removed silently (L).
-      const discard = this.detachSession !== undefined && this.detachAgent !== undefined
+      // Pending work is discarded only for an announced agent: a rollback before that emits no agent
+      // events (§3.5 rows E–J; a same-id loser is removed silently, L), and a discard would be one.
+      const discard = this.agentAnnounced
       let clearLater = false
       try {
         agent.cancel({ kind: 'disposed' }, { keepInbox: !discard }) // step 3
