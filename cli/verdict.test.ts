@@ -56,6 +56,12 @@ export default factoryAdapter({ name: 'dispose-never-settles', version: '1' }, (
 export default { name: 'unload-never-settles', version: '1', install(world) { REFERENCE_ADAPTER.install(world); return { unload: () => new Promise(() => {}) } } }`,
   },
   {
+    // A plain value where the unload's promise is due (mutation run, mutant 716): the watchdog called .then on it, exit 70.
+    name: 'unload-returns-nothing', code: EXIT.violation, boundMs: 90_000, expect: /violated: .*[Ff]actory unload/,
+    source: `import { REFERENCE_ADAPTER } from 'dsh-lifecycle-kit/conformance'
+export default { name: 'unload-returns-nothing', version: '1', install(world) { REFERENCE_ADAPTER.install(world); return { unload: () => undefined } } }`,
+  },
+  {
     name: 'livelocking-driver', code: EXIT.violation, boundMs: 120_000, expect: /never returned to its event loop for \d+ ms \(a synchronous or microtask livelock\)/,
     source: `import { ReferenceFactory, ReferenceAgent } from 'dsh-lifecycle-kit'
 import { referenceAdapter } from 'dsh-lifecycle-kit/conformance'

@@ -59,7 +59,8 @@ export function settleOrHang<T>(work: () => Promise<T>, options: SettleOrHangOpt
     options.keepAlive?.unref()
     let started: Promise<T>
     try {
-      started = work()
+      // Foreign code may return a plain value where a promise is due (an unload returning nothing).
+      started = Promise.resolve(work())
     } catch (error) {
       started = Promise.reject(error)
     }
