@@ -202,7 +202,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
   }
   // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
   for (const life of lives) {
-    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated, life)
+    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated, life, trace.entries)
     if (tx) {
       tx.life = life
       ;(life as { tx: Tx | undefined }).tx = tx
@@ -225,7 +225,7 @@ export function publicationBrokenOff(life: Life, at = Number.POSITIVE_INFINITY):
  * decision step just before it (commit is synchronous with publication, §3.4); else the open one
  * that settles first.
  */
-function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life): Tx | undefined {
+function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): Tx | undefined {
   const at = created.i
   // A same-id loser (`already exists/registered`) never published anything of its own.
   const lost = (tx: Tx): boolean => tx.outcome?.status === 'fail' && /already (exists|registered)/.test(tx.outcome.detail)
@@ -264,9 +264,17 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   const disposedAt = life.sessionDisposed?.i
   // A transaction that resolved only after this lifecycle was gone published another one (a
   // publisher resolves right after its agent/session-start, while its agent is live).
+  // Among creations that never settled, one whose owner began unloading (or whose signal aborted)
+  // before this publication is the less likely publisher: a conforming factory stops it (§3.1), so
+  // blaming it for another same-id creation's publication would be a false §9 60.
+  const abortedBefore = (t: Tx): boolean => {
+    const signal = 'signal' in t.spec ? t.spec.signal : undefined
+    return entries.some((e) => e.k === 'invoke' && e.world === t.world && e.i > t.invoke.i && e.i < at &&
+      ((e.spec.op === 'unloadOwner' && e.spec.owner === t.owner) || (e.spec.op === 'abortSignal' && signal !== undefined && e.spec.signal === signal)))
+  }
   const rank = (t: Tx): number => {
     const settledAfterDisposal = disposedAt !== undefined && t.outcome !== undefined && t.outcome.i > disposedAt
-    const settled = t.outcome === undefined ? 2 : t.outcome.status === 'ok' ? (settledAfterDisposal ? 4 : 0) : settledAfterDisposal ? 1 : 3
+    const settled = t.outcome === undefined ? (abortedBefore(t) ? 2.5 : 2) : t.outcome.status === 'ok' ? (settledAfterDisposal ? 4 : 0) : settledAfterDisposal ? 1 : 3
     return (plausible(t) ? 0 : 5) + settled
   }
   for (const tx of candidates) {
