@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import type { SessionEvent, SessionMeta } from '../../core/contract.js'
+import type { SessionEvent, SessionMeta, UserMessage } from '../../core/contract.js'
 import { ERRORS } from '../../core/contract.js'
-import type { DirectedCase, Harness } from './harness.js'
+import type { CaseTarget, DirectedCase, Harness } from './harness.js'
 import { gate, makeHarness, settle } from './harness.js'
 import { assertEmpty, assertNothingPublished, drive, lifecycle, persisted, rejection, rejectsWith } from './lifecycle-helpers.js'
 
@@ -24,6 +24,21 @@ function assertContiguous(events: readonly SessionEvent[]): void {
 /** Every preparation the persistence handed out was released, and none was published. */
 function assertPreparationsReleased(h: Harness): void {
   for (const p of h.preparations) assert.equal(p.released, true, `preparation of "${p.id}" must be released`)
+}
+
+/** "r1" with one idle inject pending, persisted and then crashed: the harness after the crash and the pending message. */
+async function crashedWithPendingInject(target: CaseTarget): Promise<{ h: Harness; injected: UserMessage }> {
+  const first = await makeHarness(target)
+  const handle = await first.create('r1')
+  const injected = first.msg('injected')
+  handle.agent.inject(injected)
+  return { h: await first.crash(), injected }
+}
+
+/** The next resume of "r1" still holds the restored item: the rollback before it left the inbox alone. */
+async function assertRestoredItemSurvived(h: Harness, injected: UserMessage): Promise<void> {
+  const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
+  assert.deepEqual(agent.inbox.nextStep, [injected], 'the restored item survived the rollback')
 }
 
 /**
@@ -194,16 +209,11 @@ export const createResumeCases: DirectedCase[] = [
     async run(target) {
       // §3.5 rows E–I: a rollback before publication is "scope disposal only" (nothing announced, the
       // persisted log untouched), so the restored pending items are not the rollback's to cancel.
-      const first = await makeHarness(target)
-      const handle = await first.create('r1')
-      const injected = first.msg('injected')
-      handle.agent.inject(injected)
-      const h = await first.crash()
+      const { h, injected } = await crashedWithPendingInject(target)
       const failure = new Error('setup failed')
       await rejectsWith(h.ctx.agents.resume({ resumeSessionId: 'r1', setup: () => { throw failure } }), failure.message)
       assert.deepEqual(h.names('r1', (o) => o.name === 'agent/inbox/discarded'), [], 'no discarded notification for an agent nobody was told about')
-      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
-      assert.deepEqual(agent.inbox.nextStep, [injected], 'the restored item survived the rollback')
+      await assertRestoredItemSurvived(h, injected)
     },
   },
   {
@@ -211,18 +221,13 @@ export const createResumeCases: DirectedCase[] = [
     async run(target) {
       // Row J: the agent entered both registries but was never announced, so it leaves silently
       // (§3.6 rule 3); discarding its restored items would announce it through agent/inbox/discarded.
-      const first = await makeHarness(target)
-      const handle = await first.create('r1')
-      const injected = first.msg('injected')
-      handle.agent.inject(injected)
-      const h = await first.crash()
+      const { h, injected } = await crashedWithPendingInject(target)
       const thrown = new Error('veto')
       let armed = true
       h.ctx.on('session/created', (session) => { if (armed && session.id === 'r1') { armed = false; throw thrown } })
       assert.equal(await rejection(h.ctx.agents.resume({ resumeSessionId: 'r1' })), thrown)
       assert.deepEqual(h.names('r1', (o) => o.name.startsWith('agent/')), [], 'no agent events for an agent that was never announced')
-      const { agent } = await h.ctx.agents.resume({ resumeSessionId: 'r1' })
-      assert.deepEqual(agent.inbox.nextStep, [injected], 'the restored item survived the rollback')
+      await assertRestoredItemSurvived(h, injected)
     },
   },
   {

@@ -211,6 +211,14 @@ export function analyse(trace: Trace, program: Program): Analysis {
   return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [] }
 }
 
+/** Whether the operation invoked at `invoke` aborts `tx`'s creation: its owner unloading, or its signal aborting. */
+export function abortsCreation(invoke: Entry<'invoke'>, tx: Tx): boolean {
+  if (invoke.world !== tx.world) return false
+  const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
+  return (invoke.spec.op === 'unloadOwner' && invoke.spec.owner === tx.owner) ||
+    (invoke.spec.op === 'abortSignal' && signal !== undefined && invoke.spec.signal === signal)
+}
+
 /**
  * Whether a lifecycle's publication had not reached agent/session-start by entry `at`. Publication is
  * one synchronous stretch, so seen from a later point it was broken off (by a throwing creation
@@ -262,16 +270,12 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   const sourceFits = (t: Tx): boolean => (source !== 'startup' && source !== 'resume') || (source === 'resume') === (t.spec.op === 'resume')
   const plausible = (t: Tx): boolean => (!t.hasSetup || t.commits.some((m) => m.i < at)) && !commitThrows(t) && sourceFits(t)
   const disposedAt = life.sessionDisposed?.i
-  // A transaction that resolved only after this lifecycle was gone published another one (a
-  // publisher resolves right after its agent/session-start, while its agent is live).
   // Among creations that never settled, one whose owner began unloading (or whose signal aborted)
   // before this publication is the less likely publisher: a conforming factory stops it (§3.1), so
   // blaming it for another same-id creation's publication would be a false §9 60.
-  const abortedBefore = (t: Tx): boolean => {
-    const signal = 'signal' in t.spec ? t.spec.signal : undefined
-    return entries.some((e) => e.k === 'invoke' && e.world === t.world && e.i > t.invoke.i && e.i < at &&
-      ((e.spec.op === 'unloadOwner' && e.spec.owner === t.owner) || (e.spec.op === 'abortSignal' && signal !== undefined && e.spec.signal === signal)))
-  }
+  const abortedBefore = (t: Tx): boolean => entries.some((e) => e.k === 'invoke' && e.i > t.invoke.i && e.i < at && abortsCreation(e, t))
+  // A transaction that resolved only after this lifecycle was gone published another one (a
+  // publisher resolves right after its agent/session-start, while its agent is live).
   const rank = (t: Tx): number => {
     const settledAfterDisposal = disposedAt !== undefined && t.outcome !== undefined && t.outcome.i > disposedAt
     const settled = t.outcome === undefined ? (abortedBefore(t) ? 2.5 : 2) : t.outcome.status === 'ok' ? (settledAfterDisposal ? 4 : 0) : settledAfterDisposal ? 1 : 3

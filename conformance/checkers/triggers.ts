@@ -13,6 +13,7 @@
  */
 import type { TraceEntry } from '../../sim/trace.js'
 import type { Analysis, Life, Tx } from './analysis.js'
+import { abortsCreation } from './analysis.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import type { OpWindow } from './windows.js'
@@ -22,9 +23,7 @@ type Mark = Extract<TraceEntry, { k: 'mark' }>
 
 /** The invokes in `tx`'s world that abort its creation: its owner unloading, its signal aborting. */
 function creationAborts(windows: readonly OpWindow[], tx: Tx, from: number, to: number): OpWindow[] {
-  const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
-  return windows.filter((w) => w.world === tx.world && w.invoke.i > from && w.invoke.i < to &&
-    ((w.spec.op === 'unloadOwner' && w.spec.owner === tx.owner) || (w.spec.op === 'abortSignal' && signal !== undefined && w.spec.signal === signal)))
+  return windows.filter((w) => w.invoke.i > from && w.invoke.i < to && abortsCreation(w.invoke, tx))
 }
 
 function describe(w: OpWindow): string {
