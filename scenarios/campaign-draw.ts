@@ -40,14 +40,17 @@ export function programForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS
 
 /** {@link programForSeed}, and the named scenario it came from (if it did). */
 export function drawForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options)): { program: Program; scenario?: Scenario } {
-  const block = Math.floor(r / 4)
-  if (block % 4 === 3 && mix.length > 0) {
-    const scenario = mix[Math.floor(block / 4) % mix.length]!
-    return { program: { ...scenario.program, name: `scenario ${scenario.name} ${r}` }, scenario }
-  }
-  const swarm = block % 4 === 2
+  const scenario = scenarioOfSeed(r, mix)
+  if (scenario) return { program: { ...scenario.program, name: `scenario ${scenario.name} ${r}` }, scenario }
+  const swarm = Math.floor(r / 4) % 4 === 2
   const [program] = fc.sample(arbitrariesFor(options)[swarm ? 'swarm' : 'full'], { seed: r, numRuns: 1 })
   return { program: { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` } }
+}
+
+/** The named scenario run seed `r` runs (see {@link programForSeed}), if it is a scenario seed. */
+export function scenarioOfSeed(r: number, mix: readonly Scenario[]): Scenario | undefined {
+  const block = Math.floor(r / 4)
+  return block % 4 === 3 && mix.length > 0 ? mix[Math.floor(block / 4) % mix.length] : undefined
 }
 
 /**

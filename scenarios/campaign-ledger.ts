@@ -52,10 +52,10 @@ export class CampaignLedger {
 
   /**
    * Take seed `result` (the next in seed order), run from `program` (given by a guided campaign,
-   * which keeps it in the corpus if it reached a new transition). Returns the failures to report
+   * which keeps it in the corpus if it reached a new transition; a function is called only then). Returns the failures to report
    * (each goes to {@link fill} at the slot given) and whether the campaign must stop here.
    */
-  add(result: SeedResult, program?: Program): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
+  add(result: SeedResult, program?: Program | (() => Program)): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
     const j = this.seeds
     this.seeds++
     this.corpus.take(result.r, program, result.runs.length, result.transitions)

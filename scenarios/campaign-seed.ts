@@ -28,6 +28,7 @@ import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
 import type { DrawnProgram } from './guidance/guided-draw.js'
 import { stateTransitions } from './guidance/state-coverage.js'
+import { transitionKeys } from './guidance/transition-table.js'
 import { buildTimeline, renderLanes } from './timeline/index.js'
 
 /** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
@@ -112,8 +113,11 @@ export interface SeedResult {
    * reported for a lower seed (see {@link coverageToReport}).
    */
   readonly coverage: readonly string[]
-  /** The abstract transitions its runs went through (`guidance/state-coverage.ts`), a union over its runs. */
-  readonly transitions: readonly string[]
+  /**
+   * The abstract transitions its runs went through (`guidance/state-coverage.ts`), a union over its
+   * runs, as sorted hashes (`guidance/transition-table.ts`): cheap to post from a worker.
+   */
+  readonly transitions: ArrayLike<number>
   readonly runs: readonly SeedRun[]
   /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
   readonly fromCorpus?: true
@@ -154,10 +158,7 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
  */
 export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario } {
   if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
-  if (drawn) {
-    const scenario = drawn.scenario === undefined ? undefined : ctx.mix.find((s) => s.name === drawn.scenario)
-    return scenario ? { program: drawn.program, scenario } : { program: drawn.program }
-  }
+  if (drawn?.origin === 'mutant') return { program: drawn.program }
   return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
@@ -176,7 +177,7 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
   return {
-    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: [...transitions].sort(), runs,
+    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: transitionKeys(transitions), runs,
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
   }
 }

@@ -44,6 +44,7 @@ import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy
 import type { CampaignUnit, CampaignWorkerInit } from './campaign-worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from './guidance/guided-draw.js'
 import { stateTransitions } from './guidance/state-coverage.js'
+import { transitionKeys } from './guidance/transition-table.js'
 
 export * from './campaign-types.js'
 export { drawForSeed, programForSeed, scenarioMix } from './campaign-draw.js'
@@ -143,7 +144,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       const r = seedAt(j)
       const drawn = guided?.programFor(j)
       const result = await runSeed(ctx, r, drawn)
-      const taken = ledger.add(result, drawn?.program)
+      const taken = ledger.add(result, guided?.corpusProgram(j))
       guided?.taken(j)
       const { reports, stop: mustStop } = taken
       for (const { slot, failure } of reports) {
@@ -174,7 +175,7 @@ async function exploreTree(
     if (!strategy.beginRun()) return 'exhausted'
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    const seedResult: SeedResult = { r: j, coverage: [], transitions: stateTransitions(result.trace), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+    const seedResult: SeedResult = { r: j, coverage: [], transitions: transitionKeys(stateTransitions(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
     const { reports, stop: mustStop } = ledger.add(seedResult)
     for (const { slot, failure } of reports) {
       progress('shrinking', failure.key)
@@ -249,7 +250,7 @@ async function runInWorkers(
       if (waiting === undefined) break
       pending.delete(j)
       const result = await waiting
-      const { reports: found, stop: mustStop } = ledger.add(result, o.guided?.programFor(j).program)
+      const { reports: found, stop: mustStop } = ledger.add(result, o.guided?.corpusProgram(j))
       o.guided?.taken(j)
       for (const { slot, failure } of found) {
         o.progress('shrinking', failure.key)

@@ -73,6 +73,50 @@ function resolve(options: ArbitraryOptions): Resolved {
   return o
 }
 
+/**
+ * `arb.chain(build)`, building the arbitrary for each distinct `key(value)` once. Arbitraries are
+ * immutable descriptions, so a reused one draws exactly what a fresh one would from the same random
+ * stream (the programs of every seed are unchanged); rebuilding them for every value drawn was most
+ * of the cost of drawing a program (a whole operation tree per actor, per listener, per setup).
+ */
+function chainOnce<T, U>(arb: Arbitrary<T>, build: (value: T) => Arbitrary<U>, key: (value: T) => string | number = (value) => String(value)): Arbitrary<U> {
+  const built = new Map<string | number, Arbitrary<U>>()
+  return arb.chain((value) => {
+    const k = key(value)
+    let chained = built.get(k)
+    if (chained === undefined) built.set(k, (chained = build(value)))
+    return chained
+  })
+}
+
+/**
+ * An arbitrary built on first use: a program arbitrary offers every operation kind at every
+ * nesting level, and a swarm configuration builds a new one per draw, most of whose branches that
+ * draw never takes. Generation and shrinking are the built one's, so the values are the same.
+ */
+class Lazy<T> extends fc.Arbitrary<T> {
+  #built: Arbitrary<T> | undefined
+  constructor(private readonly make: () => Arbitrary<T>) {
+    super()
+  }
+
+  #arb(): Arbitrary<T> {
+    return (this.#built ??= this.make())
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.#arb().generate(mrng, biasFactor)
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.#arb().canShrinkWithoutContext(value)
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.#arb().shrink(value, context)
+  }
+}
+
 /** `arb` one time in `n` (an integer >= 2), else absent (`undefined`); shrinks toward absent. */
 function maybe<T>(arb: Arbitrary<T>, n: number): Arbitrary<T | undefined> {
   return fc.oneof({ arbitrary: fc.constant(undefined), weight: n - 1 }, { arbitrary: arb, weight: 1 })
@@ -137,8 +181,11 @@ export function filterFieldsOf(event: EventName): (keyof PayloadFilter)[] {
 /** A payload filter of one or two fields the event can carry. */
 export function payloadFilterArbitrary(event: EventName): Arbitrary<PayloadFilter> {
   const fields = filterFieldsOf(event)
-  return fc.subarray(fields, { minLength: 1, maxLength: Math.min(2, fields.length) })
-    .chain((chosen) => fc.tuple(...chosen.map((f) => FILTER_VALUES[f] as Arbitrary<unknown>)).map((values) => Object.fromEntries(chosen.map((f, i) => [f, values[i]])) as PayloadFilter))
+  return chainOnce(
+    fc.subarray(fields, { minLength: 1, maxLength: Math.min(2, fields.length) }),
+    (chosen) => fc.tuple(...chosen.map((f) => FILTER_VALUES[f] as Arbitrary<unknown>)).map((values) => Object.fromEntries(chosen.map((f, i) => [f, values[i]])) as PayloadFilter),
+    (chosen) => chosen.join(),
+  )
 }
 
 /**
@@ -162,7 +209,7 @@ function abortActionArbitrary(options: ArbitraryOptions): Arbitrary<Action> {
 export function listenerArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<ListenerSpec> {
   const action = actionArbitrary(options, depth)
   const preStepAction = fc.oneof({ arbitrary: fc.constant<Action>({ do: 'block' }), weight: 1 }, { arbitrary: action, weight: 2 })
-  return fc.constantFrom<EventName>(...EVENT_NAMES).chain((event) => fc.record({
+  return chainOnce(fc.constantFrom<EventName>(...EVENT_NAMES), (event) => fc.record({
     action: event === 'agent/pre-step' ? preStepAction : action,
     session: maybe(sessionArbitrary(options), 2),
     eventType: maybe(fc.constantFrom(...SESSION_EVENT_TYPES), 2),
@@ -269,7 +316,7 @@ export function environmentEffectArbitrary(options: ArbitraryOptions = {}, depth
 /** An async setup of 0..3 steps with any combination of faults, a commit operation, effects and listeners. */
 export function setupArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<SetupSpec> {
   const o = resolve(options)
-  return fc.integer({ min: 0, max: 3 }).chain((steps) => fc.record({
+  return chainOnce(fc.integer({ min: 0, max: 3 }), (steps) => fc.record({
     throwSync: maybe(fc.constant(true), 8),
     rejectAt: steps > 0 ? maybe(fc.integer({ min: 1, max: steps }), 6) : fc.constant(undefined),
     hangAt: o.hangs ? maybe(fc.integer({ min: 0, max: steps }), 8) : fc.constant(undefined),
@@ -414,7 +461,7 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, crash: 1, register: 1, boundary: 1,
     enter: 1, announce: 1, detach: 1,
   }
-  return fc.oneof(...o.operations.map((kind) => ({ arbitrary: byKind[kind](), weight: weight[kind] ?? 2 })))
+  return fc.oneof(...o.operations.map((kind) => ({ arbitrary: new Lazy(byKind[kind]), weight: weight[kind] ?? 2 })))
 }
 
 /** An actor with 1..`maxOps` operations. */
@@ -427,14 +474,14 @@ export function actorArbitrary(id: string, options: ArbitraryOptions = {}): Arbi
 export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<EnvironmentSpec> {
   const o = resolve(options)
   const perSession = <T>(arb: Arbitrary<T>): Arbitrary<Record<string, T>> =>
-    fc.subarray([...o.sessions], { minLength: 1 }).chain((ids) => fc.tuple(...ids.map(() => arb)).map((values) => Object.fromEntries(ids.map((id, i) => [id, values[i]!]))))
+    chainOnce(fc.subarray([...o.sessions], { minLength: 1 }), (ids) => fc.tuple(...ids.map(() => arb)).map((values) => Object.fromEntries(ids.map((id, i) => [id, values[i]!]))), (ids) => ids.join())
   return fc.record({
     listeners: often(fc.array(listenerArbitrary(options), { minLength: 1, maxLength: 4 })),
     effects: maybe(fc.array(environmentEffectArbitrary(options), { minLength: 1, maxLength: 2 }), 3),
     model: often(perSession(fc.array(modelStepArbitrary(options), { minLength: 1, maxLength: 4 }))),
     loads: maybe(perSession(loadArbitrary(options)), 2),
-    persisted: maybe(fc.subarray([...o.sessions], { minLength: 1 }).chain((ids) =>
-      fc.tuple(...ids.map(() => persistedLogArbitrary())).map((logs) => ids.map((id, i) => ({ id, events: logs[i]! })))), 2),
+    persisted: maybe(chainOnce(fc.subarray([...o.sessions], { minLength: 1 }), (ids) =>
+      fc.tuple(...ids.map(() => persistedLogArbitrary())).map((logs) => ids.map((id, i) => ({ id, events: logs[i]! }))), (ids) => ids.join()), 2),
     minting: maybe(fc.array(mintingArbitrary(options), { minLength: 1, maxLength: 1 }), 4),
   }, { noNullPrototype: true }).map((env): EnvironmentSpec => compact(env))
 }
@@ -442,8 +489,11 @@ export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<
 /** A program from every feature at once. */
 function plainProgramArbitrary(options: ArbitraryOptions): Arbitrary<Program> {
   const o = resolve(options)
-  return fc.integer({ min: o.minActors, max: o.maxActors })
-    .chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => actorArbitrary(`a${i + 1}`, options))), environmentArbitrary(options)))
+  // One actor arbitrary per position and one environment, whatever the number of actors drawn.
+  const actors: Arbitrary<ActorSpec>[] = []
+  const environment = environmentArbitrary(options)
+  const actor = (i: number): Arbitrary<ActorSpec> => (actors[i] ??= actorArbitrary(`a${i + 1}`, options))
+  return chainOnce(fc.integer({ min: o.minActors, max: o.maxActors }), (n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => actor(i))), environment))
     .map(([actors, env]): Program => (Object.keys(env).length === 0 ? { v: PROGRAM_VERSION, actors } : { v: PROGRAM_VERSION, actors, env }))
 }
 
@@ -459,7 +509,7 @@ const FEEDING_SENDS: Readonly<Partial<Record<OperationKind, number>>> = { follow
  */
 export function reentrantProgramArbitrary(options: ArbitraryOptions = {}): Arbitrary<Program> {
   const o = resolve(options)
-  return sessionArbitrary(options).chain((s) => {
+  return chainOnce(sessionArbitrary(options), (s) => {
     const one = { ...options, sessions: [s] }
     const slowModel = fc.array(fc.oneof(
       { arbitrary: modelStepArbitrary(one), weight: 2 },

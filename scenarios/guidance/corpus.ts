@@ -9,19 +9,22 @@
  * transitions it first reached, of 1 / (runs that reached that transition), divided by
  * √(1 + times it was picked) and by `1 + operations / 10` (small programs mutate into the precise
  * races; large ones mostly into noise), as they stand at the draw.
+ *
+ * Transitions are known by their hashes (`transition-table.ts`), in the order the run gave them.
  * @module
  */
 import type { Program } from '../../sim/program.js'
 import type { Rng } from '../../sim/streams.js'
 import { operationSlots } from './mutate.js'
+import { TransitionTable } from './transition-table.js'
 
 /** One corpus entry. */
 export interface CorpusEntry {
   readonly program: Program
   /** The run seed that reached something new with it. */
   readonly r: number
-  /** The transitions it reached first. */
-  readonly novel: readonly string[]
+  /** The transitions it reached first (their hashes). */
+  readonly novel: readonly number[]
   /** Times it was drawn as a parent. */
   picked: number
   /** Its operations, nested ones included. */
@@ -31,6 +34,8 @@ export interface CorpusEntry {
 /** An entry with its rarity sum cached: Σ 1 / hits(t) over its novel transitions, as last computed. */
 interface Kept extends CorpusEntry {
   rarity: number
+  /** Its number in the table of owners (entries are numbered as they are kept). */
+  readonly serial: number
 }
 
 /** Entries kept at most; past it the lowest-weight entry (the oldest among ties) leaves. */
@@ -44,16 +49,17 @@ export interface GrowthPoint {
 
 /** The state coverage of a campaign and, when guided, its corpus. */
 export class Corpus {
-  /** Runs that reached each transition. */
-  readonly hits = new Map<string, number>()
+  /** Runs that reached each transition, and the entry each is novel for. */
+  readonly #table = new TransitionTable()
   readonly #entries: Kept[] = []
   /**
-   * The entry each transition is novel for. A transition is novel for the first seed that reached
-   * it only, so this is a function: when a run reaches `t` again, only `owner(t)`'s rarity changes.
-   * Caching the rarity keeps a draw O(corpus) arithmetic instead of O(corpus × novel) map lookups
-   * (a 1,000,000-run campaign's corpus reaches thousands of entries).
+   * The kept entries by serial. A transition is novel for the first seed that reached it only, so
+   * its owner is a function: when a run reaches `t` again, only `owner(t)`'s rarity changes.
+   * Caching the rarity keeps a draw O(corpus) arithmetic instead of O(corpus × novel) lookups (a
+   * 1,000,000-run campaign's corpus reaches thousands of entries).
    */
-  readonly #owner = new Map<string, Kept>()
+  readonly #live = new Map<number, Kept>()
+  #serial = 0
   /** The growth curve: one point each time coverage grew. */
   readonly growth: GrowthPoint[] = []
   #runs = 0
@@ -63,36 +69,44 @@ export class Corpus {
 
   /** Transitions covered so far. */
   get covered(): number {
-    return this.hits.size
+    return this.#table.size
   }
 
   get runs(): number {
     return this.#runs
   }
 
+  /** Runs that reached the transition with hash `key` so far. */
+  hits(key: number): number {
+    return this.#table.hits(key)
+  }
+
   /**
-   * Take one seed's result: its program (when it may enter the corpus), the runs it made and the
-   * transitions they reached (a union over its runs).
+   * Take one seed's result: its program (when it may enter the corpus; a function is called only
+   * when it does), the runs it made and the hashes of the transitions they reached (a union over
+   * its runs, in a fixed order).
    */
-  take(r: number, program: Program | undefined, runs: number, transitions: readonly string[]): void {
-    const novel: string[] = []
+  take(r: number, program: Program | (() => Program) | undefined, runs: number, transitions: ArrayLike<number>): void {
+    const novel: number[] = []
     const stale = new Set<Kept>()
-    for (const t of transitions) {
-      const n = this.hits.get(t)
-      if (n === undefined) novel.push(t)
+    const table = this.#table
+    for (let i = 0; i < transitions.length; i++) {
+      const t = transitions[i]!
+      if (table.hit(t) === 0) novel.push(t)
       else {
-        const owner = this.#owner.get(t)
-        if (owner) stale.add(owner)
+        const owner = table.owner(t)
+        if (owner >= 0) stale.add(this.#live.get(owner)!)
       }
-      this.hits.set(t, (n ?? 0) + 1)
     }
     for (const e of stale) e.rarity = this.#rarity(e.novel)
     this.#runs += runs
-    if (novel.length > 0) this.growth.push({ runs: this.#runs, transitions: this.hits.size })
+    if (novel.length > 0) this.growth.push({ runs: this.#runs, transitions: table.size })
     if (this.keep && program !== undefined && novel.length > 0) {
-      const entry: Kept = { program, r, novel, picked: 0, size: operationSlots(program).length, rarity: this.#rarity(novel) }
+      const kept = typeof program === 'function' ? program() : program
+      const entry: Kept = { program: kept, r, novel, picked: 0, size: operationSlots(kept).length, rarity: this.#rarity(novel), serial: this.#serial++ }
       this.#entries.push(entry)
-      for (const t of novel) this.#owner.set(t, entry)
+      this.#live.set(entry.serial, entry)
+      for (const t of novel) table.setOwner(t, entry.serial)
       if (this.#entries.length > MAX_CORPUS) this.#evict()
     }
   }
@@ -130,9 +144,9 @@ export class Corpus {
     return covered
   }
 
-  #rarity(novel: readonly string[]): number {
+  #rarity(novel: readonly number[]): number {
     let w = 0
-    for (const t of novel) w += 1 / (this.hits.get(t) ?? 1)
+    for (const t of novel) w += 1 / (this.#table.hits(t) || 1)
     return w
   }
 
@@ -151,6 +165,7 @@ export class Corpus {
       }
     })
     const [gone] = this.#entries.splice(worst, 1)
-    for (const t of gone!.novel) if (this.#owner.get(t) === gone) this.#owner.delete(t)
+    this.#live.delete(gone!.serial)
+    for (const t of gone!.novel) if (this.#table.owner(t) === gone!.serial) this.#table.setOwner(t, -1)
   }
 }

@@ -14,12 +14,17 @@
  *   program an unguided campaign draws for `r` (full mix or swarm);
  * - else a mutant of a corpus entry (`corpus.ts` chooses it, `mutate.ts` mutates it, with pieces
  *   spliced from other entries).
+ *
+ * Only a mutant is drawn here: a named scenario or a fresh program is a function of `r` alone, so
+ * the thread that runs the seed draws it (`seedProgram`), and this one draws it again only if it
+ * enters the corpus (most do not). Drawing every fresh program in the thread that feeds the
+ * workers made it the campaign's bottleneck.
  * @module
  */
 import type { Program } from '../../sim/program.js'
 import { createRng } from '../../sim/streams.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
-import { drawForSeed } from '../campaign-draw.js'
+import { drawForSeed, scenarioOfSeed } from '../campaign-draw.js'
 import type { Scenario } from '../scenario.js'
 import type { Corpus } from './corpus.js'
 import { mutateProgram } from './mutate.js'
@@ -33,25 +38,28 @@ export const FRESH_SHARE = 0.25
 /** Programs of other entries a mutation may splice pieces from. */
 const DONORS = 3
 
-/** A program drawn for one seed, and where it came from. */
-export interface DrawnProgram {
-  readonly program: Program
-  /** The named scenario it is (by name), if any. */
-  readonly scenario?: string
-  /** `fresh` and `scenario` programs are functions of the run seed alone; a `mutant` depends on the corpus. */
-  readonly origin: 'fresh' | 'scenario' | 'mutant'
-}
+/**
+ * What one seed runs: a mutant of the corpus (its program), or the seed's own program (a named
+ * scenario or a fresh one: `drawForSeed(r)`, drawn by whoever needs it).
+ */
+export type DrawnProgram =
+  | { readonly origin: 'mutant'; readonly program: Program }
+  | { readonly origin: 'fresh' | 'scenario' }
 
 /** Draw one seed's program (see the module doc); `corpus` undefined: from the empty corpus. */
 export function drawGuided(r: number, corpus: Corpus | undefined, arbitrary: ArbitraryOptions, mix: readonly Scenario[]): DrawnProgram {
-  const plain = drawForSeed(r, arbitrary, mix)
-  if (plain.scenario) return { program: plain.program, scenario: plain.scenario.name, origin: 'scenario' }
+  if (scenarioOfSeed(r, mix)) return { origin: 'scenario' }
   const rng = createRng(r, 'guidance')
-  if (corpus === undefined || corpus.entries.length === 0 || rng.bool(FRESH_SHARE)) return { program: plain.program, origin: 'fresh' }
+  if (corpus === undefined || corpus.entries.length === 0 || rng.bool(FRESH_SHARE)) return { origin: 'fresh' }
   const parent = corpus.choose(rng)!
   const donors = Array.from({ length: Math.min(DONORS, corpus.entries.length) }, () => rng.pick(corpus.entries).program)
   const { program } = mutateProgram(parent.program, rng.split(), { arbitrary, donors })
   return { program: { ...program, name: `guided ${r} from ${parent.r}` }, origin: 'mutant' }
+}
+
+/** The program seed `r` ran with `drawn` (a function, so a seed's own program is drawn only when asked for). */
+export function drawnProgram(r: number, drawn: DrawnProgram, arbitrary: ArbitraryOptions, mix: readonly Scenario[]): () => Program {
+  return drawn.origin === 'mutant' ? () => drawn.program : () => drawForSeed(r, arbitrary, mix).program
 }
 
 /** The queue of drawn programs, by seed index. */
@@ -76,6 +84,11 @@ export class GuidedDraw {
     if (drawn === undefined && j <= GUIDANCE_LAG) this.#drawn.set(j, (drawn = drawGuided(this.seedAt(j), undefined, this.arbitrary, this.mix)))
     if (drawn === undefined) throw new Error(`guided draw: seed ${j} is not drawn yet (the ledger must take seed ${j - GUIDANCE_LAG - 1} first)`)
     return drawn
+  }
+
+  /** The program the `j`-th seed ran, for the corpus (see {@link drawnProgram}). */
+  corpusProgram(j: number): () => Program {
+    return drawnProgram(this.seedAt(j), this.programFor(j), this.arbitrary, this.mix)
   }
 
   /** The ledger took the `j`-th seed (after it fed the corpus): its program is dropped, seed `j+L+1`'s drawn. */

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { TransitionTable, transitionHash, transitionKeys } from './transition-table.js'
+
+describe('transition hashes and their table', () => {
+  it('hashes a transition to a stable non-zero 53-bit integer, different transitions apart', () => {
+    const texts = Array.from({ length: 20_000 }, (_, i) => `live|idle|-${i % 7 ? 'T' : '-'}|turn|-|- followup ${i} live|run|--|turn|-|-`)
+    const hashes = texts.map(transitionHash)
+    expect(new Set(hashes).size).toBe(texts.length)
+    for (const h of hashes) expect(Number.isSafeInteger(h) && h > 0).toBe(true)
+    expect(transitionHash('a')).toBe(transitionHash('a'))
+    expect(transitionHash('')).not.toBe(0)
+    // Both halves vary: the table indexes by the low 32 bits.
+    expect(new Set(hashes.map((h) => h % 4294967296)).size).toBe(texts.length)
+    expect(new Set(hashes.map((h) => Math.floor(h / 4294967296))).size).toBeGreaterThan(texts.length * 0.99)
+  })
+
+  it('gives the keys of a set of transitions once each, sorted', () => {
+    const keys = transitionKeys(['b', 'a', 'b'])
+    expect([...keys]).toEqual([transitionHash('a'), transitionHash('b')].sort((x, y) => x - y))
+  })
+
+  it('counts hits and owners per key across growth, as a Map would', () => {
+    const table = new TransitionTable()
+    const model = new Map<number, { hits: number; owner: number }>()
+    let x = 7
+    for (let i = 0; i < 30_000; i++) {
+      x = (x * 48271) % 2147483647
+      const key = transitionHash(`t${x % 12_000}`)
+      const before = model.get(key)
+      expect(table.hit(key)).toBe(before?.hits ?? 0)
+      model.set(key, { hits: (before?.hits ?? 0) + 1, owner: before?.owner ?? -1 })
+      if (i % 3 === 0) {
+        table.setOwner(key, i)
+        model.get(key)!.owner = i
+      }
+    }
+    expect(table.size).toBe(model.size)
+    for (const [key, { hits, owner }] of model) {
+      expect(table.hits(key)).toBe(hits)
+      expect(table.owner(key)).toBe(owner)
+    }
+    expect(table.hits(transitionHash('never'))).toBe(0)
+    expect(table.owner(transitionHash('never'))).toBe(-1)
+    expect(() => table.setOwner(transitionHash('never'), 1)).toThrow(/never hit/)
+  })
+})

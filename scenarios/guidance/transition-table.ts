@@ -1,0 +1,121 @@
+/**
+ * The state coverage of a campaign as numbers: each abstract transition (a short string, see
+ * `state-coverage.ts`) is known by a 53-bit hash of it, and the campaign's counts live in typed
+ * arrays, not in a `Map` of strings.
+ *
+ * Why: a long campaign reaches hundreds of thousands of distinct transitions. As strings in maps
+ * they were most of the main thread's heap (so every full GC marked them again) and, shipped from
+ * worker threads as strings, most of a seed result's clone cost. A worker now ships a run's
+ * transitions as one `Float64Array` of hashes, and this table holds a count and an owner per hash
+ * in flat arrays the GC does not trace.
+ *
+ * Two transitions with the same hash count as one. With 53 bits that needs about 10^8 distinct
+ * transitions before it is likely at all (a 1,000,000-run campaign reaches a few 10^5); it would
+ * only make guidance treat one new transition as already covered, never change a verdict.
+ * @module
+ */
+
+/**
+ * A 53-bit hash of `text`, never 0 (cyrb53, a public-domain string hash with good mixing), so it is
+ * an exact integer in a double and can key a table whose empty slots are 0.
+ */
+export function transitionHash(text: string): number {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0) || 1
+}
+
+/** The hashes of a set of transitions, sorted ascending (the order a corpus takes them in). */
+export function transitionKeys(transitions: Iterable<string>): Float64Array {
+  const keys = new Set<number>()
+  for (const t of transitions) keys.add(transitionHash(t))
+  return Float64Array.from(keys).sort()
+}
+
+/** Slots start at this many and double whenever they are half full. */
+const INITIAL_SLOTS = 1 << 12
+
+/**
+ * Per transition hash: the runs that reached it and the corpus entry it is novel for (an integer,
+ * or -1), in an open-addressing table (linear probing; nothing is ever removed).
+ */
+export class TransitionTable {
+  #keys = new Float64Array(INITIAL_SLOTS)
+  #hits = new Uint32Array(INITIAL_SLOTS)
+  #owners = new Int32Array(INITIAL_SLOTS).fill(-1)
+  #size = 0
+
+  /** Distinct transitions counted. */
+  get size(): number {
+    return this.#size
+  }
+
+  /** Runs that reached `key` (0: never). */
+  hits(key: number): number {
+    const slot = this.#find(key)
+    return this.#keys[slot] === key ? this.#hits[slot]! : 0
+  }
+
+  /** Count one more run reaching `key`; returns the count before (0: `key` is new). */
+  hit(key: number): number {
+    let slot = this.#find(key)
+    if (this.#keys[slot] !== key) {
+      if ((this.#size + 1) * 2 > this.#keys.length) {
+        this.#grow()
+        slot = this.#find(key)
+      }
+      this.#keys[slot] = key
+      this.#size++
+    }
+    return this.#hits[slot]!++
+  }
+
+  /** The entry `key` is novel for, or -1. */
+  owner(key: number): number {
+    const slot = this.#find(key)
+    return this.#keys[slot] === key ? this.#owners[slot]! : -1
+  }
+
+  /** Record (or with -1 clear) the entry `key` is novel for; `key` must have been hit. */
+  setOwner(key: number, owner: number): void {
+    const slot = this.#find(key)
+    if (this.#keys[slot] !== key) throw new Error(`transition ${key} was never hit`)
+    this.#owners[slot] = owner
+  }
+
+  /** The slot holding `key`, or the empty slot where it would go. */
+  #find(key: number): number {
+    const mask = this.#keys.length - 1
+    // The low 32 bits of the hash are h1, already well mixed.
+    let slot = (key % 4294967296) & mask
+    for (;;) {
+      const at = this.#keys[slot]!
+      if (at === key || at === 0) return slot
+      slot = (slot + 1) & mask
+    }
+  }
+
+  #grow(): void {
+    const keys = this.#keys
+    const hits = this.#hits
+    const owners = this.#owners
+    this.#keys = new Float64Array(keys.length * 2)
+    this.#hits = new Uint32Array(keys.length * 2)
+    this.#owners = new Int32Array(keys.length * 2).fill(-1)
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
+      if (key === 0) continue
+      const slot = this.#find(key)
+      this.#keys[slot] = key
+      this.#hits[slot] = hits[i]!
+      this.#owners[slot] = owners[i]!
+    }
+  }
+}
