@@ -205,9 +205,12 @@ async function runInWorkers(
   const pool = new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
     size: o.workers, executor: compiledModuleUrl(new URL(`./campaign-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
     unitTimeoutMs: DEFAULT_SEED_TIMEOUT_MS,
-    // A seed takes milliseconds: with one seed waiting in each worker, no worker idles while this
-    // thread takes a result and posts the next seed.
-    prefetch: 1,
+    // A seed takes milliseconds. Each worker holds up to 8 seeds and posts their results 4 at a
+    // time: it never idles while this thread takes results and posts the next seeds, and the two
+    // threads wake each other once per 4 seeds instead of twice per seed (a wake-up cost about
+    // 0.1 ms of CPU on each side on a 2-core VM, a few percent of a seed).
+    prefetch: 7,
+    batch: 4,
   })
   const pending = new Map<number, Promise<SeedResult>>()
   const reports: Promise<void>[] = []

@@ -4,18 +4,36 @@
  */
 import type { SerializedError } from './errors.js'
 
-/** Supervisor to worker: run one unit. */
+/** Supervisor to worker: run these units, after those already posted, in order. */
 export interface ToWorker {
-  readonly id: number
-  readonly unit: unknown
+  readonly units: readonly { readonly id: number; readonly unit: unknown }[]
 }
 
-/** Worker to supervisor. */
+/** How one unit ended in the worker. */
+export type UnitEnd =
+  | { readonly type: 'done'; readonly id: number; readonly result: unknown }
+  | { readonly type: 'failed'; readonly id: number; readonly error: SerializedError }
+
+/**
+ * Worker to supervisor. Ends of units come in order, several per message when the pool batches them
+ * (a message costs a wake-up of each thread, which on a small machine is a good part of a fuzz
+ * seed's cost).
+ */
 export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'init-failed'; readonly error: SerializedError }
-  | { readonly type: 'done'; readonly id: number; readonly result: unknown }
-  | { readonly type: 'failed'; readonly id: number; readonly error: SerializedError }
+  | { readonly type: 'ends'; readonly ends: readonly UnitEnd[] }
+
+/**
+ * The memory a worker shares with its supervisor (a `BigInt64Array` over a `SharedArrayBuffer`),
+ * current even while either thread is busy: when the worker last reached its event loop, and which
+ * unit it is running since when (so a lost unit is told apart from the units before it whose ends
+ * are still waiting in the worker's batch). Times are µs since the epoch.
+ */
+export const SHARED = { beat: 0, running: 1, since: 2, length: 3 } as const
+
+/** `SHARED.running` when the worker runs no unit. */
+export const NO_UNIT = -1n
 
 /** What a unit's executor gets besides the unit. */
 export interface UnitContext {

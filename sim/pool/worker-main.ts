@@ -6,12 +6,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { serializeError } from './errors.js'
-import type { PoolExecutor, ToWorker } from './protocol.js'
+import { NO_UNIT, SHARED } from './protocol.js'
+import type { FromWorker, PoolExecutor, ToWorker, UnitEnd } from './protocol.js'
 import { realEpochMs } from './real-clock.js'
 
 const port = parentPort!
 const realSetImmediate = setImmediate
-const data = workerData as { executor: string; init: unknown; beat: SharedArrayBuffer }
+const data = workerData as { executor: string; init: unknown; shared: SharedArrayBuffer; batch: number }
 
 /** How often the heartbeat is written; the supervisor's busy limit is many beats. */
 const BEAT_MS = 200
@@ -21,8 +22,9 @@ const BEAT_MS = 200
 // results queued before it whenever the supervisor is busy, and a busy supervisor would read a
 // working worker as silent. Started before any run installs a virtual clock, so it is a real
 // timer: it fires only when the thread gets back to its event loop, which a livelock never does.
-const beat = new BigInt64Array(data.beat)
-const beatNow = (): void => { Atomics.store(beat, 0, BigInt(Math.round(realEpochMs() * 1000))) }
+const shared = new BigInt64Array(data.shared)
+const epochMicros = (): bigint => BigInt(Math.round(realEpochMs() * 1000))
+const beatNow = (): void => { Atomics.store(shared, SHARED.beat, epochMicros()) }
 beatNow()
 setInterval(beatNow, BEAT_MS).unref()
 
@@ -36,29 +38,50 @@ async function boot(): Promise<void> {
     port.postMessage({ type: 'init-failed', error: serializeError(error) })
     return
   }
-  // Units run one at a time, in the order posted (the supervisor may post one ahead, see `prefetch`).
-  const queue: ToWorker[] = []
+  // Units run one at a time, in the order posted (the supervisor may post several ahead, see
+  // `prefetch`). Their ends are posted in batches of `batch`, and whenever no unit is left to run.
+  const queue: { id: number; unit: unknown }[] = []
+  const ends: UnitEnd[] = []
   let running = false
+  const post = (message: FromWorker): void => port.postMessage(message)
+  const flush = (): void => {
+    if (ends.length === 0) return
+    const batch = ends.splice(0)
+    try {
+      post({ type: 'ends', ends: batch })
+    } catch {
+      // A result that cannot be cloned fails alone, not its whole batch.
+      for (const end of batch) {
+        try {
+          post({ type: 'ends', ends: [end] })
+        } catch (error) {
+          post({ type: 'ends', ends: [{ type: 'failed', id: end.id, error: serializeError(error) }] })
+        }
+      }
+    }
+  }
   const next = (): void => {
     const message = queue.shift()
     running = message !== undefined
-    if (message === undefined) return
-    const failed = (error: unknown): void => port.postMessage({ type: 'failed', id: message.id, error: serializeError(error) })
+    if (message === undefined) {
+      Atomics.store(shared, SHARED.running, NO_UNIT)
+      flush()
+      return
+    }
+    Atomics.store(shared, SHARED.since, epochMicros())
+    Atomics.store(shared, SHARED.running, BigInt(message.id))
     executor.run(state, message.unit, { keepAlive: port }).then(
-      (result) => {
-        try {
-          port.postMessage({ type: 'done', id: message.id, result })
-        } catch (error) {
-          failed(error) // a result that cannot be cloned
-        }
-      },
-      failed,
+      (result) => { ends.push({ type: 'done', id: message.id, result }) },
+      (error: unknown) => { ends.push({ type: 'failed', id: message.id, error: serializeError(error) }) },
+    ).then(() => {
+      if (ends.length >= data.batch || queue.length === 0) flush()
       // One real event-loop turn between units, as a round trip through the supervisor gave: what the
       // last unit left queued (its real immediates) runs before the next unit starts, not inside it.
-    ).then(() => realSetImmediate(next))
+      realSetImmediate(next)
+    })
   }
   port.on('message', (message: ToWorker) => {
-    queue.push(message)
+    queue.push(...message.units)
     if (!running) next()
   })
   port.postMessage({ type: 'ready' })

@@ -106,7 +106,48 @@ describe('WorkerPool with prefetch', () => {
     }
   }, 30_000)
 
-  it('refuses a negative prefetch', () => {
+  it('refuses a negative prefetch and a batch below 1', () => {
     expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, prefetch: -1 })).toThrow(/prefetch must be an integer >= 0/)
+    expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, batch: 0 })).toThrow(/batch must be an integer >= 1, got 0/)
   })
+})
+
+describe('WorkerPool with batched ends', () => {
+  type Pool = WorkerPool<Unit, { n: number; ranBefore: number[] }>
+
+  it('delivers every end, in order, when the worker posts them several at a time', async () => {
+    const pool: Pool = new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 20_000, prefetch: 3, batch: 3 })
+    try {
+      const outcomes = await Promise.all([1, 2, 3, 4, 5].map((n) => pool.run({ n })))
+      expect(outcomes.map(result)).toEqual([1, 2, 3, 4, 5].map((n) => ({ n, ranBefore: Array.from({ length: n - 1 }, (_, i) => i + 1) })))
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
+
+  it('loses the unit that livelocks, not the units before it whose ends were still in the worker: those run again', async () => {
+    const pool: Pool = new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 20_000, busyLimitMs: 1_000, prefetch: 3, batch: 4 })
+    try {
+      const outcomes = await Promise.all([{ n: 1 }, { n: 2 }, { n: 3, spin: true as const }, { n: 4 }].map((u) => pool.run(u)))
+      // 1 and 2 ended on the first worker (their ends waiting for a batch of 4), 3 spun there; the
+      // replacement ran 1, 2 and 4 again from scratch.
+      expect(outcomes.map(result)).toEqual([{ n: 1, ranBefore: [] }, { n: 2, ranBefore: [1] }, 'lost', { n: 4, ranBefore: [1, 2] }])
+      expect(outcomes[2]).toMatchObject({ kind: 'lost', reason: 'runaway' })
+      expect(pool.lost).toBe(1)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
+
+  it('times out the unit that hangs, not the unit before it whose end was still in the worker', async () => {
+    const pool: Pool = new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_500, prefetch: 2, batch: 3 })
+    try {
+      const outcomes = await Promise.all([{ n: 1 }, { n: 2, ms: 10_000 }, { n: 3 }].map((u) => pool.run(u)))
+      expect(outcomes.map(result)).toEqual([{ n: 1, ranBefore: [] }, 'lost', { n: 3, ranBefore: [1] }])
+      expect(outcomes[1]).toMatchObject({ kind: 'lost', reason: 'timeout' })
+      expect(pool.lost).toBe(1)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
 })

@@ -11,7 +11,8 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { deserializeError } from './errors.js'
-import type { FromWorker } from './protocol.js'
+import { SHARED } from './protocol.js'
+import type { FromWorker, ToWorker, UnitEnd } from './protocol.js'
 import { fromEpochMs, realNow } from './real-clock.js'
 
 /** Why a unit has no result. */
@@ -51,6 +52,13 @@ export interface WorkerPoolOptions {
    * before it on that worker has ended, and units waiting behind a lost unit are run again elsewhere.
    */
   readonly prefetch?: number
+  /**
+   * Ends of units a worker posts together (default 1: each as it ends). A worker posts what it has
+   * once it holds `batch` ends or has no unit left to run; with `prefetch` >= `batch` it keeps
+   * working meanwhile. A lost unit is still told apart from the units before it (their ends lost
+   * with the worker are run again elsewhere): the worker publishes which unit it runs in shared memory.
+   */
+  readonly batch?: number
 }
 
 /** Default heap limit of a worker: far above any honest run, far below the machine. */
@@ -78,10 +86,10 @@ interface Slot<R> {
   timer: NodeJS.Timeout | undefined
   started: number
   /**
-   * When the worker last reached its event loop (µs since the epoch), written by the worker's real
-   * timer into shared memory so that it is current even while this thread is busy.
+   * Memory shared with the worker (`SHARED` in `protocol.ts`): when it last reached its event loop
+   * and which unit it runs since when, current even while this thread is busy.
    */
-  readonly beat: BigInt64Array
+  readonly shared: BigInt64Array
 }
 
 /** The supervisor: `run` units, `close` when done. */
@@ -94,10 +102,12 @@ export class WorkerPool<U, R> {
   #closed = false
   #lost = 0
   #busyPoll: NodeJS.Timeout | undefined
+  #dispatchQueued = false
 
   constructor(options: WorkerPoolOptions) {
     if (!Number.isSafeInteger(options.size) || options.size < 1) throw new RangeError(`WorkerPool: size must be an integer >= 1, got ${String(options.size)}`)
     if (options.prefetch !== undefined && (!Number.isSafeInteger(options.prefetch) || options.prefetch < 0)) throw new RangeError(`WorkerPool: prefetch must be an integer >= 0, got ${String(options.prefetch)}`)
+    if (options.batch !== undefined && (!Number.isSafeInteger(options.batch) || options.batch < 1)) throw new RangeError(`WorkerPool: batch must be an integer >= 1, got ${String(options.batch)}`)
     this.#options = options
     for (let i = 0; i < options.size; i++) this.#slots.push(this.#spawn())
   }
@@ -113,7 +123,13 @@ export class WorkerPool<U, R> {
     if (this.#initError) return Promise.reject(this.#initError)
     return new Promise((resolve, reject) => {
       this.#queue.push({ id: this.#nextId++, unit, timeoutMs, resolve, reject })
-      this.#dispatch()
+      // Units asked for in one go (a campaign refilling its window) reach a worker in one message.
+      if (this.#dispatchQueued) return
+      this.#dispatchQueued = true
+      queueMicrotask(() => {
+        this.#dispatchQueued = false
+        this.#dispatch()
+      })
     })
   }
 
@@ -131,9 +147,9 @@ export class WorkerPool<U, R> {
   }
 
   #spawn(): Slot<R> {
-    const beat = new BigInt64Array(new SharedArrayBuffer(8))
+    const shared = new BigInt64Array(new SharedArrayBuffer(8 * SHARED.length))
     const worker = new Worker(new URL(compiledModuleUrl(new URL(`./worker-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href)), {
-      workerData: { executor: this.#options.executor, init: this.#options.init, beat: beat.buffer },
+      workerData: { executor: this.#options.executor, init: this.#options.init, shared: shared.buffer, batch: this.#options.batch ?? 1 },
       resourceLimits: { maxOldGenerationSizeMb: this.#options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB },
       stdout: true,
       stderr: true,
@@ -141,7 +157,7 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, jobs: [], timer: undefined, started: 0, beat }
+    const slot: Slot<R> = { worker, ready: false, jobs: [], timer: undefined, started: 0, shared }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -164,31 +180,50 @@ export class WorkerPool<U, R> {
         this.#initError = deserializeError(m.error)
         for (const job of this.#queue.splice(0)) job.reject(this.#initError)
         return
-      case 'done':
-      case 'failed': {
-        const current = slot.jobs[0]
-        if (!current || current.id !== m.id) return
-        clearTimeout(slot.timer)
-        slot.jobs.shift()
-        // The worker went on to the next unit it holds as soon as it posted this result.
-        if (slot.jobs.length > 0) this.#startHead(slot)
-        current.resolve(m.type === 'done' ? { kind: 'done', result: m.result as R } : { kind: 'error', error: deserializeError(m.error) })
+      case 'ends':
+        for (const end of m.ends) this.#onEnd(slot, end)
         this.#dispatch()
-      }
     }
   }
 
-  /** End the slot's running unit without a result, then replace its worker; units waiting behind it run elsewhere. */
+  #onEnd(slot: Slot<R>, m: UnitEnd): void {
+    const current = slot.jobs[0]
+    if (!current || current.id !== m.id) return
+    clearTimeout(slot.timer)
+    slot.jobs.shift()
+    // The worker went on to the next unit it holds as soon as this one ended.
+    if (slot.jobs.length > 0) this.#startHead(slot)
+    current.resolve(m.type === 'done' ? { kind: 'done', result: m.result as R } : { kind: 'error', error: deserializeError(m.error) })
+  }
+
+  /**
+   * End the unit the slot's worker runs without a result, then replace the worker. Units before it
+   * on that worker ended, but their ends were still in the worker's batch: they run again
+   * elsewhere, as do the units waiting behind it.
+   */
   #lose(slot: Slot<R>, reason: LostReason, detail: string): void {
-    const [current, ...waiting] = slot.jobs.splice(0)
-    if (!current) return
+    if (slot.jobs.length === 0) return
+    const at = this.#runningIndex(slot)
+    const [current] = slot.jobs.splice(at, 1)
+    const again = slot.jobs.splice(0)
     clearTimeout(slot.timer)
     slot.timer = undefined
     this.#lost++
-    if (this.#closed) for (const job of waiting) job.reject(new Error('WorkerPool closed'))
-    else this.#queue.unshift(...waiting)
-    current.resolve({ kind: 'lost', reason, detail, afterMs: Math.round(realNow() - slot.started) })
+    if (this.#closed) for (const job of again) job.reject(new Error('WorkerPool closed'))
+    else this.#queue.unshift(...again)
+    current!.resolve({ kind: 'lost', reason, detail, afterMs: Math.round(realNow() - (at > 0 ? this.#runningSince(slot) : slot.started)) })
     this.#replace(slot)
+  }
+
+  /** Which of the slot's units its worker runs now, by the worker's shared memory (the first when it says none of them). */
+  #runningIndex(slot: Slot<R>): number {
+    const running = Number(Atomics.load(slot.shared, SHARED.running))
+    return Math.max(0, slot.jobs.findIndex((job) => job.id === running))
+  }
+
+  /** When the worker started the unit it runs now, on this thread's clock. */
+  #runningSince(slot: Slot<R>): number {
+    return fromEpochMs(Number(Atomics.load(slot.shared, SHARED.since)) / 1000)
   }
 
   #replace(slot: Slot<R>): void {
@@ -204,26 +239,49 @@ export class WorkerPool<U, R> {
   }
 
   #dispatch(): void {
-    // Every idle worker gets a unit before any busy one gets a unit ahead.
+    // Every idle worker gets a unit before any busy one gets a unit ahead; each worker gets what it
+    // was given in one message.
     const depth = 1 + (this.#options.prefetch ?? 0)
-    for (let held = 1; held <= depth; held++) {
+    const posted = new Map<Slot<R>, Job<R>[]>()
+    for (let held = 1; held <= depth && this.#queue.length > 0; held++) {
       for (const slot of this.#slots) {
-        if (this.#queue.length === 0) return
+        if (this.#queue.length === 0) break
         if (!slot.ready || slot.jobs.length >= held) continue
         const job = this.#queue.shift()!
         slot.jobs.push(job)
-        slot.worker.postMessage({ id: job.id, unit: job.unit })
+        posted.set(slot, [...(posted.get(slot) ?? []), job])
         if (slot.jobs.length === 1) this.#startHead(slot)
       }
     }
+    for (const [slot, jobs] of posted) {
+      const message: ToWorker = { units: jobs.map((job) => ({ id: job.id, unit: job.unit })) }
+      slot.worker.postMessage(message)
+    }
   }
 
-  /** Time the slot's first unit, which its worker is running now. */
+  /** Time the slot's first unit, which its worker is running now (or has run, its end still in the worker's batch). */
   #startHead(slot: Slot<R>): void {
     const job = slot.jobs[0]!
     slot.started = realNow()
-    slot.timer = setTimeout(() => this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`), job.timeoutMs)
+    slot.timer = setTimeout(() => this.#overrun(slot, job.timeoutMs), job.timeoutMs)
     this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
+  }
+
+  /**
+   * The head unit's budget ran out: lose the unit the worker runs if that one overran its own
+   * budget; if the worker is past the head (its end is in a batch not yet posted), wait for the rest
+   * of the running unit's budget instead.
+   */
+  #overrun(slot: Slot<R>, headBudgetMs: number): void {
+    const at = this.#runningIndex(slot)
+    const job = slot.jobs[at]
+    if (at === 0 || job === undefined) {
+      this.#lose(slot, 'timeout', `did not finish within ${headBudgetMs} ms (a hang or livelock)`)
+      return
+    }
+    const left = job.timeoutMs - (realNow() - this.#runningSince(slot))
+    if (left <= 0) this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`)
+    else slot.timer = setTimeout(() => this.#overrun(slot, headBudgetMs), left)
   }
 
   /** End units whose worker has not idled for the busy limit (a livelock that starves its own thread). */
@@ -235,7 +293,7 @@ export class WorkerPool<U, R> {
       if (slot.jobs.length === 0) continue
       busy = true
       // The worker's heartbeat, read from shared memory (absolute µs), on this thread's clock.
-      const beat = fromEpochMs(Number(Atomics.load(slot.beat, 0)) / 1000)
+      const beat = fromEpochMs(Number(Atomics.load(slot.shared, SHARED.beat)) / 1000)
       const silent = now - Math.max(beat, slot.started)
       if (silent >= limit) this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
     }
