@@ -13,6 +13,10 @@
  * conformance, scenarios, fast-check, fake-timers, GC, Node's own work). Threads that do not run
  * JavaScript (GC helpers, the compiler) are charged in the same proportions.
  *
+ * The "after" build is measured twice: as users run it (a guided campaign, the default) and with
+ * `--guidance off`, the kind of campaign fe2d5bf ran (random programs and named scenarios, no
+ * corpus), so the work per run is compared on like workloads too.
+ *
  * Run alone: `npm run build --silent && node dist/bench/run-cost.js [--before fe2d5bf] [--reps 3] [--seconds 12]`
  * @module
  */
@@ -31,7 +35,7 @@ export const DEFAULT_BEFORE = 'fe2d5bf'
 
 /** One build's measurements. */
 export interface RunCostSide {
-  readonly label: 'before' | 'after'
+  readonly label: 'before' | 'after' | 'after, unguided'
   /** The commit (short hash), or this checkout's HEAD. */
   readonly commit: string
   /** The fuzz options used (without `--runs`). */
@@ -47,6 +51,8 @@ export interface RunCostSide {
 export interface RunCostResult {
   readonly runs: number
   readonly after: RunCostSide
+  /** This checkout with `--guidance off` (only when it has the option). */
+  readonly unguided?: RunCostSide
   readonly before?: RunCostSide
   /** Why there is no "before". */
   readonly skipped?: string
@@ -86,8 +92,17 @@ function buildAt(commit: string): { dir: string; commit: string } | { skipped: s
 
 /** Whether a build's `fuzz` takes `--workers` (it runs in-thread before it did). */
 function hasWorkers(root: string): boolean {
+  return usageMentions(root, '--workers')
+}
+
+/** Whether the build at `root` has `fuzz --guidance`. */
+function hasGuidance(root: string): boolean {
+  return usageMentions(root, '--guidance')
+}
+
+function usageMentions(root: string, option: string): boolean {
   const usage = join(root, 'dist/cli/usage.js')
-  return existsSync(usage) && readFileSync(usage, 'utf8').includes('--workers')
+  return existsSync(usage) && readFileSync(usage, 'utf8').includes(option)
 }
 
 /** Charge every thread profile in `dir`. */
@@ -110,19 +125,22 @@ export async function benchRunCost(options: RunCostOptions = {}): Promise<RunCos
   const reps = options.reps ?? 3
   const seconds = options.seconds ?? 12
   const afterArgs = hasWorkers(KIT_ROOT) ? ['--workers', '1'] : []
+  const unguidedArgs = hasGuidance(KIT_ROOT) ? [...afterArgs, '--guidance', 'off'] : undefined
   const sized = await sizeCampaign((n) => fuzzChild({ args: ['--runs', String(n), ...afterArgs] }), seconds, 200, 800)
   const runs = Math.min(sized.runs, options.maxRuns ?? Number.POSITIVE_INFINITY)
   const built = buildAt(options.before ?? DEFAULT_BEFORE)
   const before = 'dir' in built ? { root: built.dir, commit: built.commit, args: hasWorkers(built.dir) ? ['--workers', '1'] : [] } : undefined
   options.log?.(`run cost: ${fmt(runs)} runs per campaign, ${reps} alternating pairs${before ? `, before = ${before.commit}` : ` (${'skipped' in built ? built.skipped : ''})`}`)
   try {
-    const samples = { before: [] as FuzzChildResult[], after: [] as FuzzChildResult[] }
-    const startup = { before: [] as FuzzChildResult[], after: [] as FuzzChildResult[] }
+    const samples = { before: [] as FuzzChildResult[], after: [] as FuzzChildResult[], unguided: [] as FuzzChildResult[] }
+    const startup = { before: [] as FuzzChildResult[], after: [] as FuzzChildResult[], unguided: [] as FuzzChildResult[] }
     for (let i = 0; i < reps; i++) {
       if (before) samples.before.push(await fuzzChild({ kitRoot: before.root, args: ['--runs', String(runs), ...before.args] }))
       samples.after.push(await fuzzChild({ args: ['--runs', String(runs), ...afterArgs] }))
+      if (unguidedArgs) samples.unguided.push(await fuzzChild({ args: ['--runs', String(runs), ...unguidedArgs] }))
       if (before) startup.before.push(await fuzzChild({ kitRoot: before.root, args: ['--runs', '1', ...before.args] }))
       startup.after.push(await fuzzChild({ args: ['--runs', '1', ...afterArgs] }))
+      if (unguidedArgs) startup.unguided.push(await fuzzChild({ args: ['--runs', '1', ...unguidedArgs] }))
     }
     const profiled = async (root: string | undefined, args: readonly string[]): Promise<Attribution> => {
       const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-prof-'))
@@ -135,9 +153,11 @@ export async function benchRunCost(options: RunCostOptions = {}): Promise<RunCos
     }
     const beforeProfile = before ? await profiled(before.root, before.args) : undefined
     const afterProfile = await profiled(undefined, afterArgs)
+    const unguidedProfile = unguidedArgs ? await profiled(undefined, unguidedArgs) : undefined
     return {
       runs,
       after: { label: 'after', commit: headCommit(), args: afterArgs, samples: samples.after, startup: startup.after, attribution: afterProfile },
+      ...(unguidedArgs && unguidedProfile ? { unguided: { label: 'after, unguided', commit: headCommit(), args: unguidedArgs, samples: samples.unguided, startup: startup.unguided, attribution: unguidedProfile } } : {}),
       ...(before && beforeProfile ? { before: { label: 'before', commit: before.commit, args: before.args, samples: samples.before, startup: startup.before, attribution: beforeProfile } } : {}),
       ...('skipped' in built ? { skipped: built.skipped } : {}),
     }
@@ -169,7 +189,7 @@ export function kitPerRun(side: RunCostSide): number {
 
 /** The comparison as markdown: totals, then CPU per run by area. */
 export function runCostTables(result: RunCostResult): string {
-  const sides = [result.before, result.after].filter((s): s is RunCostSide => s !== undefined)
+  const sides = [result.before, result.after, result.unguided].filter((s): s is RunCostSide => s !== undefined)
   const command = (s: RunCostSide): string => `\`dsh-kit fuzz --runs ${fmt(result.runs)}${s.args.length ? ` ${s.args.join(' ')}` : ''}\``
   const totals = table(
     ['build', 'command', 'campaigns', 'wall s (median)', 'runs/s (median)', 'CPU s (median)', 'CPU s of a 1-run campaign (start-up)', 'CPU ms/run (median)', 'CPU ms/run after start-up', 'code under test share', 'code under test CPU ms/run', 'kit CPU ms/run', 'kit CPU ms/run after start-up'],
@@ -183,31 +203,32 @@ export function runCostTables(result: RunCostResult): string {
     }),
   )
   const areas = (Object.keys(AREAS) as Area[]).filter((a) => sides.some((s) => s.attribution[a] > 0))
+  const later = result.before ? sides.slice(1) : []
   const byArea = table(
-    ['area', ...sides.map((s) => `${s.label}: CPU ms/run`), ...(sides.length === 2 ? ['before ÷ after'] : [])],
+    ['area', ...sides.map((s) => `${s.label}: CPU ms/run`), ...later.map((s) => `before ÷ ${s.label}`)],
     areas.map((a) => [
       isCodeUnderTest(a) ? `**${AREAS[a]}**` : AREAS[a], ...sides.map((s) => fmt(perArea(s, a), 3)),
-      ...(sides.length === 2 ? [perArea(sides[1]!, a) > 0 ? `${fmt(perArea(sides[0]!, a) / perArea(sides[1]!, a), 2)}×` : '—'] : []),
+      ...later.map((s) => (perArea(s, a) > 0 ? `${fmt(perArea(result.before!, a) / perArea(s, a), 2)}×` : '—')),
     ]),
   )
   return `${totals}\n\nCPU per run by area (each build's CPU per run split by its profile's shares):\n\n${byArea}`
 }
 
-/** Before ÷ after of the kit's CPU per run (NaN without a "before"). */
-export function kitRatio(result: RunCostResult): number {
-  return result.before ? kitPerRun(result.before) / kitPerRun(result.after) : Number.NaN
+/** Before ÷ after of the kit's CPU per run (NaN without a "before"); `after` defaults to the guided campaign. */
+export function kitRatio(result: RunCostResult, after: RunCostSide | undefined = result.after): number {
+  return result.before && after ? kitPerRun(result.before) / kitPerRun(after) : Number.NaN
 }
 
 /** Before ÷ after of the kit's CPU per run once started (NaN without a "before"). */
-export function kitMarginalRatio(result: RunCostResult): number {
-  if (!result.before) return Number.NaN
+export function kitMarginalRatio(result: RunCostResult, after: RunCostSide | undefined = result.after): number {
+  if (!result.before || !after) return Number.NaN
   const kit = (s: RunCostSide): number => marginalPerRun(s) * (1 - codeUnderTestShare(s.attribution))
-  return kit(result.before) / kit(result.after)
+  return kit(result.before) / kit(after)
 }
 
 if (isMain(import.meta.url)) {
   const result = await benchRunCost({ before: arg('before') ?? DEFAULT_BEFORE, reps: Number(arg('reps') ?? 3), seconds: Number(arg('seconds') ?? 12), log: (m) => process.stderr.write(`${m}\n`) })
   console.log(runCostTables(result))
   if (result.skipped) console.log(`\n(before skipped: ${result.skipped})`)
-  else console.log(`\nkit CPU per run, before ÷ after: ${fmt(kitRatio(result), 2)}× (after start-up: ${fmt(kitMarginalRatio(result), 2)}×)`)
+  else console.log(`\nkit CPU per run, before ÷ after: ${fmt(kitRatio(result), 2)}× (after start-up: ${fmt(kitMarginalRatio(result), 2)}×); before ÷ after unguided: ${fmt(kitRatio(result, result.unguided), 2)}×`)
 }

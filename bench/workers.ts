@@ -9,6 +9,11 @@
  * not threads, when `sched_autogroup` is on), so the CPU time of each thread is recorded too, and
  * {@link idleEstimate} bounds the speed-up an idle machine would give from where that CPU goes.
  *
+ * Every pair is run twice, with N and with 2N runs. The whole campaign (start-up, the JIT warm-up of
+ * each worker's isolate, the corpus filling) is what a short CI campaign sees; the difference
+ * between the two, runs N+1 … 2N, is the **steady state** a campaign of hours runs in, where each
+ * isolate has compiled its code once.
+ *
  * The upstream adapter violates clauses, so its campaigns run with `--keep-going --no-shrink`:
  * every run is counted and no time goes to shrinking (each clause's first failure is still replayed
  * and reported, in both worker counts alike).
@@ -38,8 +43,13 @@ export interface WorkersRow {
   readonly runs: number
   readonly one: readonly FuzzChildResult[]
   readonly two: readonly FuzzChildResult[]
+  /** The same campaigns with 2N runs, alternating with the others. */
+  readonly oneLong: readonly FuzzChildResult[]
+  readonly twoLong: readonly FuzzChildResult[]
   /** Median over the alternating pairs of (runs/s with 2 workers) / (runs/s with 1). */
   readonly speedup: number
+  /** The same over runs N+1 … 2N only (2N-run campaign minus N-run campaign, each worker count). */
+  readonly steadySpeedup: number
   /** Why the row was not measured. */
   readonly skipped?: string
 }
@@ -71,7 +81,7 @@ export async function benchWorkers(options: WorkersOptions = {}): Promise<Worker
   for (const target of WORKERS_TARGETS) {
     const missing = target.node === UPSTREAM.node ? upstreamMissing() : undefined
     if (missing) {
-      rows.push({ target: target.name, args: target.args, runs: 0, one: [], two: [], speedup: Number.NaN, skipped: missing })
+      rows.push({ target: target.name, args: target.args, runs: 0, one: [], two: [], oneLong: [], twoLong: [], speedup: Number.NaN, steadySpeedup: Number.NaN, skipped: missing })
       continue
     }
     const run = (runs: number, workers: number): Promise<FuzzChildResult> =>
@@ -81,11 +91,21 @@ export async function benchWorkers(options: WorkersOptions = {}): Promise<Worker
     options.log?.(`workers: ${target.name}, ${fmt(runs)} runs per campaign (warm-up: ${fmt(sized.cpuMsPerRun, 2)} CPU ms per run once started), ${reps} alternating pairs`)
     const one: FuzzChildResult[] = []
     const two: FuzzChildResult[] = []
+    const oneLong: FuzzChildResult[] = []
+    const twoLong: FuzzChildResult[] = []
     for (let i = 0; i < reps; i++) {
       one.push(await run(runs, 1))
       two.push(await run(runs, 2))
+      oneLong.push(await run(2 * runs, 1))
+      twoLong.push(await run(2 * runs, 2))
     }
-    rows.push({ target: target.name, args: target.args, runs, one, two, speedup: median(one.map((o, i) => rate(two[i]!) / rate(o))) })
+    const steady = one.map((o, i) => steadyPart(o, oneLong[i]!))
+    const steadyTwo = two.map((o, i) => steadyPart(o, twoLong[i]!))
+    rows.push({
+      target: target.name, args: target.args, runs, one, two, oneLong, twoLong,
+      speedup: median(one.map((o, i) => rate(two[i]!) / rate(o))),
+      steadySpeedup: median(steady.map((o, i) => rate(steadyTwo[i]!) / rate(o))),
+    })
   }
   return rows
 }
@@ -97,7 +117,7 @@ export async function benchWorkers(options: WorkersOptions = {}): Promise<Worker
  * all its threads (main, workers, V8's GC and compiler threads) over the cores. `NaN` without
  * per-thread figures (not Linux).
  */
-export function idleEstimate(row: WorkersRow, cores = 2): number {
+export function idleEstimate(row: Pick<WorkersRow, 'one' | 'two'>, cores = 2): number {
   const bound = (xs: readonly FuzzChildResult[]): number => median(xs.map((x) => {
     if (!x.threads) return Number.NaN
     const workers = x.threads.workersMs.reduce((a, b) => a + b, 0)
@@ -106,12 +126,36 @@ export function idleEstimate(row: WorkersRow, cores = 2): number {
   return bound(row.one) / bound(row.two)
 }
 
+/**
+ * Runs N+1 … 2N of a campaign: the 2N-run campaign minus the N-run one (wall, CPU, CPU per thread).
+ * Both start alike and draw the same first N seeds, so what is left is what those runs cost.
+ */
+export function steadyPart(short: FuzzChildResult, long: FuzzChildResult): FuzzChildResult {
+  const threads = short.threads && long.threads
+    ? {
+        mainMs: long.threads.mainMs - short.threads.mainMs,
+        workersMs: long.threads.workersMs.map((w, i) => w - (short.threads!.workersMs[i] ?? 0)),
+        otherMs: long.threads.otherMs - short.threads.otherMs,
+      }
+    : undefined
+  return {
+    code: long.code, runs: long.runs - short.runs, wallMs: long.wallMs - short.wallMs, cpuMs: long.cpuMs - short.cpuMs, maxRssMB: long.maxRssMB,
+    ...(threads ? { threads } : {}),
+  }
+}
+
+/** Each pair's runs N+1 … 2N, 1 worker then 2 workers. */
+export function steadyRuns(row: WorkersRow): { one: FuzzChildResult[]; two: FuzzChildResult[] } {
+  return { one: row.one.map((o, i) => steadyPart(o, row.oneLong[i]!)), two: row.two.map((o, i) => steadyPart(o, row.twoLong[i]!)) }
+}
+
 /** The workers table as markdown. */
-export function workersTable(rows: readonly WorkersRow[]): string {
+export function workersTable(rows: readonly WorkersRow[], part: 'whole' | 'steady' = 'whole'): string {
   return table(
-    ['target', 'runs per campaign', 'pairs', '1 worker: runs/s (wall)', '1 worker: CPU s', '1 worker: CPU ms/run', '2 workers: runs/s (wall)', '2 workers: CPU s', '2 workers: CPU ms/run', 'speed-up (2 ÷ 1, wall)', 'CPU used ÷ wall (1 / 2 workers)', 'idle 2-core bound from CPU per thread'],
-    rows.map((r) => {
-      if (r.skipped) return [r.target, 'not measured', '', '', '', '', '', '', '', '', '', `skipped: ${r.skipped}`]
+    ['target', part === 'whole' ? 'runs per campaign' : 'runs measured (N+1 … 2N)', 'pairs', '1 worker: runs/s (wall)', '1 worker: CPU s', '1 worker: CPU ms/run', '2 workers: runs/s (wall)', '2 workers: CPU s', '2 workers: CPU ms/run', 'speed-up (2 ÷ 1, wall)', 'CPU used ÷ wall (1 / 2 workers)', 'idle 2-core bound from CPU per thread'],
+    rows.map((row) => {
+      if (row.skipped) return [row.target, 'not measured', '', '', '', '', '', '', '', '', '', `skipped: ${row.skipped}`]
+      const r = part === 'whole' ? row : { ...row, ...steadyRuns(row), speedup: row.steadySpeedup }
       const side = (xs: readonly FuzzChildResult[]): string[] => [
         fmt(median(xs.map(rate)), 0), fmt(median(xs.map((x) => x.cpuMs)) / 1000, 1), fmt(median(xs.map((x) => x.cpuMs / x.runs)), 2),
       ]
@@ -124,5 +168,5 @@ export function workersTable(rows: readonly WorkersRow[]): string {
 
 if (isMain(import.meta.url)) {
   const rows = await benchWorkers({ reps: Number(arg('reps') ?? 3), seconds: Number(arg('seconds') ?? 15), log: (m) => process.stderr.write(`${m}\n`) })
-  console.log(workersTable(rows))
+  console.log(`${workersTable(rows)}\n\nSteady state (runs N+1 … 2N):\n\n${workersTable(rows, 'steady')}`)
 }
