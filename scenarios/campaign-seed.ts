@@ -27,7 +27,7 @@ import type { Scenario } from './scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
 import type { DrawnProgram } from './guidance/guided-draw.js'
-import { stateTransitions } from './guidance/state-coverage.js'
+import { stateTransitionSet } from './guidance/state-coverage.js'
 import { transitionKeys } from './guidance/transition-table.js'
 import { buildTimeline, renderLanes } from './timeline/index.js'
 
@@ -173,7 +173,7 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
     if (kind !== 'dfs' && !strategy.beginRun()) break
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    for (const t of stateTransitions(result.trace)) transitions.add(t)
+    for (const t of stateTransitionSet(result.trace)) transitions.add(t)
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
   return {

@@ -62,6 +62,8 @@ interface AgentModel {
   readonly creating: Map<string, Stage>
   /** The owner the latest create/resume of this id went through. */
   owner: string | undefined
+  /** {@link encode} of this state, as of the end of the last transition (state changes only inside one). */
+  code: string
 }
 
 /** A dispatch frame: an operation performed from inside a dispatch (or a commit, tool, disposer, minting). */
@@ -77,7 +79,9 @@ interface Frame {
 const MAX_DEPTH = 3
 
 function fresh(): AgentModel {
-  return { phase: '-', status: 'idle', nextTurn: 0, nextStep: 0, turn: '-', maintenance: 0, calling: false, waiting: 0, teardown: '-', creating: new Map(), owner: undefined }
+  const a: AgentModel = { phase: '-', status: 'idle', nextTurn: 0, nextStep: 0, turn: '-', maintenance: 0, calling: false, waiting: 0, teardown: '-', creating: new Map(), owner: undefined, code: '' }
+  a.code = encode(a)
+  return a
 }
 
 /** The abstract state of one agent as a short string. */
@@ -131,6 +135,11 @@ function targetOf(spec: { readonly op: string; readonly session?: string }): str
  * documentation for the state and what a transition is).
  */
 export function stateTransitions(trace: Trace): string[] {
+  return [...stateTransitionSet(trace)].sort()
+}
+
+/** {@link stateTransitions} as a set, in the order first reached (what a campaign hashes). */
+export function stateTransitionSet(trace: Trace): Set<string> {
   const out = new Set<string>()
   const agents = new Map<string, AgentModel>()
   const frames: Frame[] = []
@@ -146,9 +155,10 @@ export function stateTransitions(trace: Trace): string[] {
   /** Record one agent's transition around `change`. */
   const step = (id: string, label: string, change: (a: AgentModel) => void = () => {}): void => {
     const a = agent(id)
-    const before = encode(a)
+    const before = a.code
     change(a)
-    out.add(`${before} ${label}${context()} ${encode(a)}`)
+    a.code = encode(a)
+    out.add(`${before} ${label}${context()} ${a.code}`)
   }
   /** A process-wide or owner-wide teardown: a transition of every agent it reaches, or one of the process when none. */
   const tearDownAll = (label: string, which: (a: AgentModel) => boolean): void => {
@@ -297,5 +307,5 @@ export function stateTransitions(trace: Trace): string[] {
         break
     }
   }
-  return [...out].sort()
+  return out
 }
