@@ -59,7 +59,7 @@ const CONFIG = smoke
   }
   : {
     schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6,
-    workersReps: 3, workersSeconds: 15, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 3, costSeconds: 15, costMaxRuns: Number.POSITIVE_INFINITY,
+    workersReps: 3, workersSeconds: 20, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 3, costSeconds: 15, costMaxRuns: Number.POSITIVE_INFINITY,
     e2eReps: 3, e2eSeeds: 10, e2eCap: 200, e2ePropertyRuns: 10_000, e2eFuzzRuns: 5_000, e2eOnly: undefined as readonly string[] | undefined, firstSeeds: FIRST_DETECTION_FULL.seeds, firstCap: FIRST_DETECTION_FULL.cap,
   }
 
