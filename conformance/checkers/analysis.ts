@@ -30,6 +30,12 @@ export interface Life {
   readonly id: string
   readonly world: number
   readonly tx: Tx | undefined
+  /**
+   * Other creations of the id that the trace cannot tell from `tx` as its publisher (same rank in
+   * {@link attribute}: no commit mark, neither settled, say). A check that blames the publisher
+   * for something fires only if it holds for each of them too.
+   */
+  readonly alsoPossible: readonly Tx[]
   readonly sessionCreated: Entry<'event'>
   agentCreated: Entry<'event'> | undefined
   sessionStart: Entry<'event'> | undefined
@@ -164,7 +170,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
           }
           const created: Life = {
             id: e.id, world: e.world, tx: undefined, sessionCreated: e, agentCreated: undefined, sessionStart: undefined,
-            agentDisposed: undefined, sessionDisposed: undefined, repeats: [], statuses: [], appends: [],
+            agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], repeats: [], statuses: [], appends: [],
           }
           candidates.set(created, inFlight.get(key) ?? [])
           lives.push(created)
@@ -202,10 +208,11 @@ export function analyse(trace: Trace, program: Program): Analysis {
   }
   // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
   for (const life of lives) {
-    const tx = attribute(candidates.get(life) ?? [], life.sessionCreated, life, trace.entries)
+    const { tx, ties } = attribute(candidates.get(life) ?? [], life.sessionCreated, life, trace.entries)
     if (tx) {
       tx.life = life
       ;(life as { tx: Tx | undefined }).tx = tx
+      ;(life as { alsoPossible: readonly Tx[] }).alsoPossible = ties
     }
   }
   return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [] }
@@ -233,7 +240,7 @@ export function publicationBrokenOff(life: Life, at = Number.POSITIVE_INFINITY):
  * decision step just before it (commit is synchronous with publication, §3.4); else the open one
  * that settles first.
  */
-function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): Tx | undefined {
+function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): { tx: Tx | undefined; ties: Tx[] } {
   const at = created.i
   // A same-id loser (`already exists/registered`) never published anything of its own.
   const lost = (tx: Tx): boolean => tx.outcome?.status === 'fail' && /already (exists|registered)/.test(tx.outcome.detail)
@@ -249,7 +256,7 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
       bestCommit = commit.i
     }
   }
-  if (best) return best
+  if (best) return { tx: best, ties: [] }
   // Otherwise the publishing transaction is the one that settles first after its creation edges
   // (resolution right after agent/session-start, or rejection after the rollback) — among those
   // that could publish here: a transaction with a setup whose commit has not yet run cannot (that is
@@ -285,5 +292,7 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
     if (!open(tx)) continue
     if (!first || rank(tx) < rank(first) || (rank(tx) === rank(first) && settles(tx) < settles(first))) first = tx
   }
-  return first
+  const chosen = first
+  const ties = chosen ? candidates.filter((t) => t !== chosen && open(t) && rank(t) === rank(chosen) && settles(t) === settles(chosen)) : []
+  return { tx: chosen, ties }
 }

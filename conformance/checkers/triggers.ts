@@ -50,10 +50,12 @@ export function checkTriggers(a: Analysis): Violation[] {
       if (unload) out.push(violation('AGENT-TEARDOWN-TEST', 104, `"${tx.id}": setup of ${tx.actor}:${tx.spec.op} started after ${describe(unload)}`, setupStart))
     }
     if (!life) continue
-    // 60: no agent/session-start after the creation was aborted.
+    // 60: no agent/session-start after the creation was aborted. When the trace cannot tell which of
+    // several same-id creations published (none committed, none settled), only if each was aborted.
     if (life.sessionStart) {
-      const abort = creationAborts(windows, tx, tx.invoke.i, life.sessionStart.i)[0]
-      if (abort) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
+      const start = life.sessionStart.i
+      const abort = creationAborts(windows, tx, tx.invoke.i, start)[0]
+      if (abort && life.alsoPossible.every((other) => creationAborts(windows, other, other.invoke.i, start).length > 0)) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
     }
     // 61: and the creation rejects.
     if (tx.outcome?.status === 'ok') {
