@@ -43,7 +43,7 @@ import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_R
 import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './campaign-types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './campaign-worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from './guidance/guided-draw.js'
-import { stateTransitions } from './guidance/state-coverage.js'
+import { stateTransitionSet } from './guidance/state-coverage.js'
 import { transitionKeys } from './guidance/transition-table.js'
 
 export * from './campaign-types.js'
@@ -175,7 +175,7 @@ async function exploreTree(
     if (!strategy.beginRun()) return 'exhausted'
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    const seedResult: SeedResult = { r: j, coverage: [], transitions: transitionKeys(stateTransitions(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+    const seedResult: SeedResult = { r: j, coverage: [], transitions: transitionKeys(stateTransitionSet(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
     const { reports, stop: mustStop } = ledger.add(seedResult)
     for (const { slot, failure } of reports) {
       progress('shrinking', failure.key)

@@ -57,11 +57,6 @@ export function drawGuided(r: number, corpus: Corpus | undefined, arbitrary: Arb
   return { program: { ...program, name: `guided ${r} from ${parent.r}` }, origin: 'mutant' }
 }
 
-/** The program seed `r` ran with `drawn` (a function, so a seed's own program is drawn only when asked for). */
-export function drawnProgram(r: number, drawn: DrawnProgram, arbitrary: ArbitraryOptions, mix: readonly Scenario[]): () => Program {
-  return drawn.origin === 'mutant' ? () => drawn.program : () => drawForSeed(r, arbitrary, mix).program
-}
-
 /** The queue of drawn programs, by seed index. */
 export class GuidedDraw {
   readonly #drawn = new Map<number, DrawnProgram>()
@@ -86,9 +81,10 @@ export class GuidedDraw {
     return drawn
   }
 
-  /** The program the `j`-th seed ran, for the corpus (see {@link drawnProgram}). */
+  /** The program the `j`-th seed ran, for the corpus: a function, so a seed's own program is drawn again only if it is kept. */
   corpusProgram(j: number): () => Program {
-    return drawnProgram(this.seedAt(j), this.programFor(j), this.arbitrary, this.mix)
+    const drawn = this.programFor(j)
+    return drawn.origin === 'mutant' ? () => drawn.program : () => drawForSeed(this.seedAt(j), this.arbitrary, this.mix).program
   }
 
   /** The ledger took the `j`-th seed (after it fed the corpus): its program is dropped, seed `j+L+1`'s drawn. */

@@ -249,7 +249,9 @@ export class WorkerPool<U, R> {
         if (!slot.ready || slot.jobs.length >= held) continue
         const job = this.#queue.shift()!
         slot.jobs.push(job)
-        posted.set(slot, [...(posted.get(slot) ?? []), job])
+        let batch = posted.get(slot)
+        if (batch === undefined) posted.set(slot, (batch = []))
+        batch.push(job)
         if (slot.jobs.length === 1) this.#startHead(slot)
       }
     }
