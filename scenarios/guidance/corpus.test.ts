@@ -60,4 +60,50 @@ describe('Corpus', () => {
     expect(rare).toBeGreaterThan(150)
     expect(rare).toBeLessThan(200)
   })
+
+  it('past its capacity, lets the lowest-weight entry leave: the one whose transitions later runs reach most', () => {
+    const c = new Corpus(true, 2)
+    c.take(0, p('rare'), 1, t('y'))
+    c.take(1, p('often reached'), 1, t('x'))
+    for (let r = 2; r < 10; r++) c.take(r, undefined, 1, t('x'))
+    c.take(10, p('newest'), 1, t('z'))
+    expect(c.entries.map((e) => e.program.name)).toEqual(['rare', 'newest'])
+    // The transition it owned is nobody's now: reaching it again changes no entry's weight.
+    c.take(11, undefined, 1, t('x'))
+    c.take(12, p('last'), 1, t('w'))
+    expect(c.entries.map((e) => e.program.name)).toEqual(['newest', 'last'])
+  })
+
+  it('among equal weights lets the oldest leave, and an entry drawn as a parent weighs less', () => {
+    const c = new Corpus(true, 2)
+    c.take(0, p('a'), 1, t('a'))
+    c.take(1, p('b'), 1, t('b'))
+    c.take(2, p('c'), 1, t('c'))
+    expect(c.entries.map((e) => e.program.name)).toEqual(['b', 'c'])
+    const drawn = c.choose(createRng(3, 'corpus'))!.program.name!
+    c.take(3, p('d'), 1, t('d'))
+    expect(c.entries.map((e) => e.program.name)).toEqual(['b', 'c', 'd'].filter((n) => n !== drawn))
+  })
+
+  it('keeps its draws proportional to the weights through many takes and evictions', () => {
+    // Entry k owns one transition that later runs reach k times more: weight ∝ 1 / (1 + hits).
+    const c = new Corpus(true, 8)
+    for (let k = 0; k < 12; k++) c.take(k, p(`e${k}`), 1, t(`n${k}`))
+    for (let k = 4; k < 12; k++) for (let h = 0; h < (k - 4) * 3; h++) c.take(100, undefined, 1, t(`n${k}`))
+    expect(c.entries.map((e) => e.program.name)).toEqual(['e4', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e11'])
+    const rng = createRng(11, 'corpus')
+    const counts = new Map<string, number>()
+    for (let i = 0; i < 4000; i++) {
+      const name = c.choose(rng)!.program.name!
+      counts.set(name, (counts.get(name) ?? 0) + 1)
+    }
+    // e4 (reached by no later run) is drawn most, e11 least; picking lowers every weight alike over time.
+    const order = [...counts].sort((a, b) => b[1] - a[1]).map(([n]) => n)
+    expect(order[0]).toBe('e4')
+    expect(order.at(-1)).toBe('e11')
+  })
+
+  it('refuses a capacity below one', () => {
+    expect(() => new Corpus(true, 0)).toThrow(/Corpus capacity must be a positive integer, got 0/)
+  })
 })

@@ -11,12 +11,15 @@
  * races; large ones mostly into noise), as they stand at the draw.
  *
  * Transitions are known by their hashes (`transition-table.ts`), in the order the run gave them.
+ * Weights live in a `WeightTree` (`weight-tree.ts`), so a draw and an eviction cost O(log corpus),
+ * and an entry's rarity is kept up to date term by term as runs reach its transitions again.
  * @module
  */
 import type { Program } from '../../sim/program.js'
 import type { Rng } from '../../sim/streams.js'
 import { operationSlots } from './mutate.js'
 import { TransitionTable } from './transition-table.js'
+import { WeightTree } from './weight-tree.js'
 
 /** One corpus entry. */
 export interface CorpusEntry {
@@ -31,11 +34,13 @@ export interface CorpusEntry {
   readonly size: number
 }
 
-/** An entry with its rarity sum cached: Σ 1 / hits(t) over its novel transitions, as last computed. */
+/** An entry with its rarity sum kept current: Σ 1 / hits(t) over its novel transitions. */
 interface Kept extends CorpusEntry {
   rarity: number
-  /** Its number in the table of owners (entries are numbered as they are kept). */
+  /** Its number in the table of owners (entries are numbered as they are kept): its age. */
   readonly serial: number
+  /** Its slot in the weight tree. */
+  readonly slot: number
 }
 
 /** Entries kept at most; past it the lowest-weight entry (the oldest among ties) leaves. */
@@ -54,18 +59,33 @@ export class Corpus {
   readonly #entries: Kept[] = []
   /**
    * The kept entries by serial. A transition is novel for the first seed that reached it only, so
-   * its owner is a function: when a run reaches `t` again, only `owner(t)`'s rarity changes.
-   * Caching the rarity keeps a draw O(corpus) arithmetic instead of O(corpus × novel) lookups (a
+   * its owner is a function: when a run reaches `t` again, only `owner(t)`'s rarity changes, by
+   * one term, so a seed's result costs O(its transitions) whatever the corpus holds (a
    * 1,000,000-run campaign's corpus reaches thousands of entries).
    */
   readonly #live = new Map<number, Kept>()
+  /** Each kept entry's weight, by slot; `#bySlot` names the entry in each slot. */
+  readonly #weights: WeightTree
+  readonly #bySlot: (Kept | undefined)[]
+  /** Free slots, the lowest on top. */
+  readonly #free: number[]
   #serial = 0
   /** The growth curve: one point each time coverage grew. */
   readonly growth: GrowthPoint[] = []
   #runs = 0
 
-  /** @param keep whether programs reaching something new are kept (a guided campaign) or only coverage is counted. */
-  constructor(private readonly keep: boolean) {}
+  /**
+   * @param keep whether programs reaching something new are kept (a guided campaign) or only coverage is counted.
+   * @param capacity entries kept at most (default {@link MAX_CORPUS}).
+   */
+  constructor(private readonly keep: boolean, private readonly capacity = MAX_CORPUS) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`Corpus capacity must be a positive integer, got ${capacity}`)
+    // One slot more than the capacity: an entry is kept before the lowest one leaves.
+    const slots = keep ? capacity + 1 : 1
+    this.#weights = new WeightTree(slots)
+    this.#bySlot = new Array<Kept | undefined>(slots).fill(undefined)
+    this.#free = Array.from({ length: slots }, (_, i) => slots - 1 - i)
+  }
 
   /** Transitions covered so far. */
   get covered(): number {
@@ -92,22 +112,31 @@ export class Corpus {
     const table = this.#table
     for (let i = 0; i < transitions.length; i++) {
       const t = transitions[i]!
-      if (table.hit(t) === 0) novel.push(t)
+      const before = table.hit(t)
+      if (before === 0) novel.push(t)
       else {
         const owner = table.owner(t)
-        if (owner >= 0) stale.add(this.#live.get(owner)!)
+        if (owner >= 0) {
+          // Its term in the owner's rarity goes from 1 / before to 1 / (before + 1).
+          const e = this.#live.get(owner)!
+          e.rarity -= 1 / before - 1 / (before + 1)
+          stale.add(e)
+        }
       }
     }
-    for (const e of stale) e.rarity = this.#rarity(e.novel)
+    for (const e of stale) this.#place(e)
     this.#runs += runs
     if (novel.length > 0) this.growth.push({ runs: this.#runs, transitions: table.size })
     if (this.keep && program !== undefined && novel.length > 0) {
       const kept = typeof program === 'function' ? program() : program
-      const entry: Kept = { program: kept, r, novel, picked: 0, size: operationSlots(kept).length, rarity: this.#rarity(novel), serial: this.#serial++ }
+      // Every novel transition has been reached once: each adds 1 to the rarity.
+      const entry: Kept = { program: kept, r, novel, picked: 0, size: operationSlots(kept).length, rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()! }
       this.#entries.push(entry)
       this.#live.set(entry.serial, entry)
+      this.#bySlot[entry.slot] = entry
+      this.#place(entry)
       for (const t of novel) table.setOwner(t, entry.serial)
-      if (this.#entries.length > MAX_CORPUS) this.#evict()
+      if (this.#entries.length > this.capacity) this.#evict()
     }
   }
 
@@ -118,19 +147,10 @@ export class Corpus {
 
   /** Draw a parent (weighted), or `undefined` when the corpus is empty. */
   choose(rng: Rng): CorpusEntry | undefined {
-    const entries = this.#entries
-    if (entries.length === 0) return undefined
-    const weights = entries.map((e) => this.#weight(e))
-    let x = rng.float() * weights.reduce((a, b) => a + b, 0)
-    let chosen = entries[entries.length - 1]!
-    for (let i = 0; i < entries.length; i++) {
-      x -= weights[i]!
-      if (x < 0) {
-        chosen = entries[i]!
-        break
-      }
-    }
+    if (this.#entries.length === 0) return undefined
+    const chosen = this.#bySlot[this.#weights.find(rng.float() * this.#weights.total)]!
     chosen.picked++
+    this.#place(chosen)
     return chosen
   }
 
@@ -144,28 +164,31 @@ export class Corpus {
     return covered
   }
 
-  #rarity(novel: readonly number[]): number {
-    let w = 0
-    for (const t of novel) w += 1 / (this.#table.hits(t) || 1)
-    return w
+  /** Put `e`'s current weight in the tree. */
+  #place(e: Kept): void {
+    this.#weights.set(e.slot, e.rarity / Math.sqrt(1 + e.picked) / (1 + e.size / 10), e.serial)
   }
 
-  #weight(e: Kept): number {
-    return e.rarity / Math.sqrt(1 + e.picked) / (1 + e.size / 10)
-  }
-
+  /** The lowest-weight entry (the oldest among ties) leaves. */
   #evict(): void {
-    let worst = 0
-    let lowest = Number.POSITIVE_INFINITY
-    this.#entries.forEach((e, i) => {
-      const w = this.#weight(e)
-      if (w < lowest) {
-        lowest = w
-        worst = i
-      }
-    })
-    const [gone] = this.#entries.splice(worst, 1)
-    this.#live.delete(gone!.serial)
-    for (const t of gone!.novel) if (this.#table.owner(t) === gone!.serial) this.#table.setOwner(t, -1)
+    const gone = this.#bySlot[this.#weights.lowest()]!
+    this.#entries.splice(this.#indexOf(gone.serial), 1)
+    this.#weights.clear(gone.slot)
+    this.#bySlot[gone.slot] = undefined
+    this.#free.push(gone.slot)
+    this.#live.delete(gone.serial)
+    for (const t of gone.novel) if (this.#table.owner(t) === gone.serial) this.#table.setOwner(t, -1)
+  }
+
+  /** The index in `#entries` (ordered by serial) of the entry numbered `serial`. */
+  #indexOf(serial: number): number {
+    let lo = 0
+    let hi = this.#entries.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (this.#entries[mid]!.serial < serial) lo = mid + 1
+      else hi = mid
+    }
+    return lo
   }
 }

@@ -494,11 +494,12 @@ export function mutateProgram(parent: Program, rng: Rng, options: MutateOptions 
   const arbitrary = options.arbitrary ?? {}
   let count = options.count ?? 1
   if (options.count === undefined) while (count < 4 && rng.bool(0.4)) count++
-  let program = clone(parent)
-  delete program.name
+  // Every try mutates a copy, so the parent itself serves until one succeeds.
+  let program = parent
   const applied: MutationName[] = []
   for (let tries = 0; applied.length < count && tries < count * 4; tries++) {
     const candidate = clone(program)
+    delete candidate.name
     const full = candidate.actors.length >= MAX_ACTORS || operationSlots(candidate).length >= MAX_OPERATIONS
     const context: MutationContext = { rng, options: arbitrary, sessions: sessionsUsed(candidate, arbitrary.sessions ?? DEFAULT_ARBITRARY_OPTIONS.sessions), donors: options.donors ?? [], full }
     const name = weighted(rng, MUTATIONS)!
@@ -511,6 +512,10 @@ export function mutateProgram(parent: Program, rng: Rng, options: MutateOptions 
     }
     program = candidate
     applied.push(name)
+  }
+  if (program === parent) {
+    program = clone(parent)
+    delete program.name
   }
   return { program, mutations: applied }
 }

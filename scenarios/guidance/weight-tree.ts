@@ -1,0 +1,99 @@
+/**
+ * The weights of a fixed number of slots, for the corpus's weighted draw and its eviction: a
+ * segment tree holding, per node, the sum of its slots' weights and its lowest slot (by weight,
+ * then by age, the older first). A draw, the lowest slot and an update each cost O(log capacity)
+ * where a pass over the corpus cost O(corpus): a long guided campaign keeps thousands of entries and
+ * draws a parent for most seeds on its one main thread, which feeds every worker.
+ *
+ * Sums are recomputed from the children on every update (never adjusted by a difference), so a
+ * node's sum depends only on its slots' current weights, not on the history of updates.
+ * @module
+ */
+
+/** Weighted slots `0 … capacity - 1`, each empty or holding a positive weight and an age. */
+export class WeightTree {
+  readonly #leaves: number
+  readonly #sum: Float64Array
+  /** Per node: the slot with the lowest (weight, age) under it, or -1. */
+  readonly #low: Int32Array
+  readonly #weight: Float64Array
+  readonly #age: Float64Array
+  readonly #used: Uint8Array
+
+  constructor(capacity: number) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`WeightTree capacity must be a positive integer, got ${capacity}`)
+    let leaves = 1
+    while (leaves < capacity) leaves *= 2
+    this.#leaves = leaves
+    this.#sum = new Float64Array(2 * leaves)
+    this.#low = new Int32Array(2 * leaves).fill(-1)
+    this.#weight = new Float64Array(leaves)
+    this.#age = new Float64Array(leaves)
+    this.#used = new Uint8Array(leaves)
+  }
+
+  /** The sum of every slot's weight. */
+  get total(): number {
+    return this.#sum[1]!
+  }
+
+  /** Give `slot` a weight (> 0) and an age (smaller: older, the one `lowest` names among ties). */
+  set(slot: number, weight: number, age: number): void {
+    if (!(weight > 0) || !Number.isFinite(weight)) throw new RangeError(`WeightTree weight must be positive and finite, got ${weight} for slot ${slot}`)
+    this.#weight[slot] = weight
+    this.#age[slot] = age
+    this.#used[slot] = 1
+    this.#update(slot)
+  }
+
+  /** Empty `slot`. */
+  clear(slot: number): void {
+    this.#used[slot] = 0
+    this.#weight[slot] = 0
+    this.#update(slot)
+  }
+
+  /**
+   * The slot where cumulative weight (slots in index order) passes `x`, for `0 ≤ x < total`; a
+   * rounding overshoot lands on the last slot with a weight. -1 when every slot is empty.
+   */
+  find(x: number): number {
+    if (this.#low[1]! < 0) return -1
+    const sum = this.#sum
+    let node = 1
+    while (node < this.#leaves) {
+      const left = 2 * node
+      if (x < sum[left]! || !(sum[left + 1]! > 0)) node = left
+      else {
+        x -= sum[left]!
+        node = left + 1
+      }
+    }
+    return node - this.#leaves
+  }
+
+  /** The slot with the lowest weight, the oldest among ties, or -1 when every slot is empty. */
+  lowest(): number {
+    return this.#low[1]!
+  }
+
+  #update(slot: number): void {
+    let node = this.#leaves + slot
+    this.#sum[node] = this.#used[slot] ? this.#weight[slot]! : 0
+    this.#low[node] = this.#used[slot] ? slot : -1
+    for (node >>= 1; node >= 1; node >>= 1) {
+      const left = 2 * node
+      this.#sum[node] = this.#sum[left]! + this.#sum[left + 1]!
+      this.#low[node] = this.#lower(this.#low[left]!, this.#low[left + 1]!)
+    }
+  }
+
+  #lower(a: number, b: number): number {
+    if (a < 0) return b
+    if (b < 0) return a
+    const wa = this.#weight[a]!
+    const wb = this.#weight[b]!
+    if (wa !== wb) return wa < wb ? a : b
+    return this.#age[a]! <= this.#age[b]! ? a : b
+  }
+}
