@@ -86,6 +86,11 @@
  *   `turn/end` while a followup waits in next-turn:
  *   the driver replaced the aborted activity controller and opened the next turn after dispose
  *   began (§9 107); it now stops when its signal was aborted during the `turn/end` append.
+ * From a guided `fuzz --runs 120000 --seed 1000 --workers 2` at f2ab4c6:
+ * - a stub register from the `session/created` listener of a resume whose agent is entered: the
+ *   register fails (`already registered`), but a listener crashed the process before its outcome was
+ *   recorded, so the `agent/created` after it (the resume's own) stayed set aside for the stub (§9 36;
+ *   run seed 113690).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
