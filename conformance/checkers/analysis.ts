@@ -70,11 +70,12 @@ export function keyOf(world: number, id: string): string {
 
 /**
  * Put back an `agent/created` edge set aside for a register that failed, in trace order (`onlyIfMissing`:
- * only to a lifecycle that has no `agent/created` of its own).
+ * only to a lifecycle still live at the edge that has no `agent/created` of its own).
  */
 function restoreAgentCreated(lives: Life[], edge: Entry<'event'>, onlyIfMissing = false): void {
   const life = lives.findLast((l) => l.world === edge.world && l.id === edge.id && l.sessionCreated.i < edge.i)
-  if (!life || (onlyIfMissing && life.agentCreated !== undefined)) return
+  if (!life) return
+  if (onlyIfMissing && (life.agentCreated !== undefined || (life.sessionDisposed !== undefined && life.sessionDisposed.i < edge.i))) return
   if (life.agentCreated === undefined || life.agentCreated.i > edge.i) {
     if (life.agentCreated) life.repeats.push(life.agentCreated)
     life.agentCreated = edge
@@ -211,8 +212,9 @@ export function analyse(trace: Trace, program: Program): Analysis {
   }
   // A register that never settled (its process crashed first) leaves it unknown whether its stub was
   // announced. An `agent/created` set aside for it goes to the lifecycle of that id if that lifecycle
-  // has none of its own: a registry refuses the stub while that lifecycle's agent is entered, and the
-  // trace cannot tell the two edges apart, so it must not blame the lifecycle for a missing one (§9 36).
+  // was live then and has none of its own: a registry refuses the stub while that lifecycle's agent
+  // is entered, and the trace cannot tell the two edges apart, so it must not blame the lifecycle for a
+  // missing one (§9 36). A stub registered after the lifecycle ended announced itself.
   for (const [invoke] of registering) {
     const aside = setAside.get(invoke) ?? []
     if (aside.some((edge) => edge.name === 'agent/disposed')) continue

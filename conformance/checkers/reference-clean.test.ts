@@ -90,7 +90,11 @@
  * - a stub register from the `session/created` listener of a resume whose agent is entered: the
  *   register fails (`already registered`), but a listener crashed the process before its outcome was
  *   recorded, so the `agent/created` after it (the resume's own) stayed set aside for the stub (§9 36;
- *   run seed 113690).
+ *   run seed 113690);
+ * - and the limit of that fix, from `fuzz --runs 150000 --seed 2000 --workers 2` with it: a stub
+ *   registered after a same-id creation rolled back (no agent/created), whose own `agent/created`
+ *   listener crashed the process inside the register, is the stub's edge, not the ended lifecycle's
+ *   (§9 55, 95, 96, 103 in 55 runs; run seed 26673).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
