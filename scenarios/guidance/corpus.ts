@@ -37,9 +37,9 @@ export interface CorpusEntry {
 /** An entry with its rarity sum kept current: Σ 1 / hits(t) over its novel transitions. */
 interface Kept extends CorpusEntry {
   rarity: number
-  /** Its number in the table of owners (entries are numbered as they are kept): its age. */
+  /** Entries are numbered as they are kept: its age. */
   readonly serial: number
-  /** Its slot in the weight tree. */
+  /** Its slot in the weight tree, and its number in the table of owners. */
   readonly slot: number
 }
 
@@ -57,15 +57,15 @@ export class Corpus {
   /** Runs that reached each transition, and the entry each is novel for. */
   readonly #table = new TransitionTable()
   readonly #entries: Kept[] = []
-  /**
-   * The kept entries by serial. A transition is novel for the first seed that reached it only, so
-   * its owner is a function: when a run reaches `t` again, only `owner(t)`'s rarity changes, by
-   * one term, so a seed's result costs O(its transitions) whatever the corpus holds (a
-   * 1,000,000-run campaign's corpus reaches thousands of entries).
-   */
-  readonly #live = new Map<number, Kept>()
-  /** Each kept entry's weight, by slot; `#bySlot` names the entry in each slot. */
+  /** Each kept entry's weight, by slot. */
   readonly #weights: WeightTree
+  /**
+   * The entry in each slot. A transition's owner in the table is the slot of the entry it is novel
+   * for: a transition is novel for the first seed that reached it only, so when a run reaches `t`
+   * again only `owner(t)`'s rarity changes, by one term, and a seed's result costs O(its
+   * transitions) whatever the corpus holds (a 1,000,000-run campaign's corpus reaches thousands of
+   * entries). A slot is reused only after eviction has cleared every transition it owned.
+   */
   readonly #bySlot: (Kept | undefined)[]
   /** Free slots, the lowest on top. */
   readonly #free: number[]
@@ -118,7 +118,7 @@ export class Corpus {
         const owner = table.owner(t)
         if (owner >= 0) {
           // Its term in the owner's rarity goes from 1 / before to 1 / (before + 1).
-          const e = this.#live.get(owner)!
+          const e = this.#bySlot[owner]!
           e.rarity -= 1 / before - 1 / (before + 1)
           stale.add(e)
         }
@@ -132,10 +132,9 @@ export class Corpus {
       // Every novel transition has been reached once: each adds 1 to the rarity.
       const entry: Kept = { program: kept, r, novel, picked: 0, size: operationSlots(kept).length, rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()! }
       this.#entries.push(entry)
-      this.#live.set(entry.serial, entry)
       this.#bySlot[entry.slot] = entry
       this.#place(entry)
-      for (const t of novel) table.setOwner(t, entry.serial)
+      for (const t of novel) table.setOwner(t, entry.slot)
       if (this.#entries.length > this.capacity) this.#evict()
     }
   }
@@ -176,8 +175,7 @@ export class Corpus {
     this.#weights.clear(gone.slot)
     this.#bySlot[gone.slot] = undefined
     this.#free.push(gone.slot)
-    this.#live.delete(gone.serial)
-    for (const t of gone.novel) if (this.#table.owner(t) === gone.serial) this.#table.setOwner(t, -1)
+    for (const t of gone.novel) this.#table.setOwner(t, -1)
   }
 
   /** The index in `#entries` (ordered by serial) of the entry numbered `serial`. */

@@ -18,7 +18,6 @@ export class WeightTree {
   readonly #low: Int32Array
   readonly #weight: Float64Array
   readonly #age: Float64Array
-  readonly #used: Uint8Array
 
   constructor(capacity: number) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`WeightTree capacity must be a positive integer, got ${capacity}`)
@@ -29,7 +28,6 @@ export class WeightTree {
     this.#low = new Int32Array(2 * leaves).fill(-1)
     this.#weight = new Float64Array(leaves)
     this.#age = new Float64Array(leaves)
-    this.#used = new Uint8Array(leaves)
   }
 
   /** The sum of every slot's weight. */
@@ -42,13 +40,11 @@ export class WeightTree {
     if (!(weight > 0) || !Number.isFinite(weight)) throw new RangeError(`WeightTree weight must be positive and finite, got ${weight} for slot ${slot}`)
     this.#weight[slot] = weight
     this.#age[slot] = age
-    this.#used[slot] = 1
     this.#update(slot)
   }
 
-  /** Empty `slot`. */
+  /** Empty `slot` (an empty slot is one whose weight is 0). */
   clear(slot: number): void {
-    this.#used[slot] = 0
     this.#weight[slot] = 0
     this.#update(slot)
   }
@@ -79,8 +75,9 @@ export class WeightTree {
 
   #update(slot: number): void {
     let node = this.#leaves + slot
-    this.#sum[node] = this.#used[slot] ? this.#weight[slot]! : 0
-    this.#low[node] = this.#used[slot] ? slot : -1
+    const weight = this.#weight[slot]!
+    this.#sum[node] = weight
+    this.#low[node] = weight > 0 ? slot : -1
     for (node >>= 1; node >= 1; node >>= 1) {
       const left = 2 * node
       this.#sum[node] = this.#sum[left]! + this.#sum[left + 1]!
