@@ -95,6 +95,10 @@
  *   registered after a same-id creation rolled back (no agent/created), whose own `agent/created`
  *   listener crashed the process inside the register, is the stub's edge, not the ended lifecycle's
  *   (§9 55, 95, 96, 103 in 55 runs; run seed 26673).
+ * From a guided `fuzz --runs 100000 --seed 6000 --strategy random --workers 2` at d8abc4f:
+ * - a whenIdle() called while the agent ran, resolved when it went idle; an idle listener's boundary
+ *   then followed up from its second operation, after the dispatch had returned, and the waiter's
+ *   outcome was recorded after that restart (§9 27 in 35 runs; run seed 88538).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'

@@ -52,6 +52,14 @@ export function checkRuntime(a: Analysis): Violation[] {
     // a maintenance say, whose replacement it must follow).
     const atCall = life?.statuses.filter((s) => s.i < invoke.i).at(-1)
     if (status?.detail === 'running' && atCall?.detail !== 'running' && status.i > invoke.i && invoke.d === status.d && status.d === e.d) continue
+    // Likewise when the agent went idle after the call and ran again in the outcome's step, once an
+    // outcome was recorded in between: the idle dispatch had returned and microtasks had run (a
+    // boundary's next operation, say), so the waiter may have seen the idle agent and resolved before
+    // that work began, which it could not follow. A restart from inside the idle dispatch itself
+    // (no outcome in between) is still judged: the waiter must follow it (§9 27).
+    const idle = life?.statuses.filter((s) => s.i > invoke.i && s.i < (status?.i ?? -1) && s.detail === 'idle').at(-1)
+    if (status?.detail === 'running' && idle !== undefined && idle.d === status.d && status.d === e.d &&
+      a.entries.some((x) => x.k === 'outcome' && x.i > idle.i && x.i < status.i)) continue
     if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
