@@ -64,11 +64,14 @@ export function checkIdlePending(a: Analysis): Violation[] {
 function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
   const from = send.invoke.i
   // A keepInbox cancel after it keeps it parked until a later wake; a cancel with the disposed cause
-  // before it means its wake was never latched (disposal never latches, §7.2).
+  // before its wake was decided means the wake was never latched (disposal never latches, §7.2). The
+  // wake is decided after the append, whose observers run first: a disposed cancel made from one of
+  // them (inside the send, before its outcome) came before it too.
   // A send made from inside a plain cancel's inbox clear (a discard listener) is latched, then the
   // same cancel resets the latch (§7.3 step 1: clear, then reset wakeRequested).
+  const sent = send.outcome?.i ?? from
   if (windowsOf(a).some((w) => w.world === life.world && w.spec.op === 'cancel' && w.spec.session === life.id && w.invoke.i < at && w.invoke.i > life.sessionCreated.i &&
-    ((w.spec.keepInbox === true && w.invoke.i > from) || (w.spec.cause === 'disposed' && w.invoke.i < from) ||
+    ((w.spec.keepInbox === true && w.invoke.i > from) || (w.spec.cause === 'disposed' && w.invoke.i < sent) ||
       (w.spec.keepInbox !== true && w.invoke.i < from && (w.outcome === undefined || w.outcome.i > from))))) return true
   // A turn that did not close normally (or entered no step) after it arrived ends the driver; what is left parks.
   let stepped = false

@@ -99,6 +99,10 @@
  * - a whenIdle() called while the agent ran, resolved when it went idle; an idle listener's boundary
  *   then followed up from its second operation, after the dispatch had returned, and the waiter's
  *   outcome was recorded after that restart (§9 27 in 35 runs; run seed 88538).
+ * From a guided `fuzz --runs 100000 --seed 7000 --strategy random --workers 2` at 670ba95:
+ * - a followup's append, observed while the agent was idle: one observer started a maintenance, the
+ *   next cancelled with the `disposed` cause, so the wake decided after the append found a disposed
+ *   abort and latched nothing (§9 31 in 61 runs; run seed 55640).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
