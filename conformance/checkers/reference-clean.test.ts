@@ -103,6 +103,10 @@
  * - a followup's append, observed while the agent was idle: one observer started a maintenance, the
  *   next cancelled with the `disposed` cause, so the wake decided after the append found a disposed
  *   abort and latched nothing (§9 31 in 61 runs; run seed 55640).
+ * From a guided `fuzz --runs 100000 --seed 10000 --strategy random --workers 2` at 7c08fef:
+ * - a create whose signal a scope-minting action aborted rejected at once while its provisional scope
+ *   was still torn down in the background, holding the owner effect (§3.3), when a second create of
+ *   that id by the same owner was disposed (§9 99 in 1 run; run seed 71863).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
