@@ -29,13 +29,16 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
  * the agent did not go idle in between (an activity ends only after an await, so one that ended
  * was not the request's: the turn was opened by a later one, a latch replayed at that end, after
  * the request returned). Inside means invoked after the request and settled before it: inline
- * operations are synchronous, and their outcomes are recorded in the order they returned.
+ * operations are synchronous, and their outcomes are recorded in the order they returned. A wake
+ * from an observer of an abort does not count: it ran in the request's abort step (the request
+ * aborted the activity of the time, a maintenance its clear started, say), so the turn it opened
+ * came after that abort.
  */
 function wokenWithin(a: Analysis, world: number, id: string, request: OpWindow, to: number): boolean {
   const from = request.invoke.i
   const returned = request.outcome?.i ?? Number.POSITIVE_INFINITY
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
-    w.outcome !== undefined && w.outcome.status !== 'fail' && w.outcome.i < returned &&
+    w.outcome !== undefined && w.outcome.status !== 'fail' && w.outcome.i < returned && !fromAbortObserver(a, w.invoke.i) &&
     clearedBefore(a, world, id, from, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
 }
 

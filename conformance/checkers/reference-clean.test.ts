@@ -107,6 +107,10 @@
  * - a create whose signal a scope-minting action aborted rejected at once while its provisional scope
  *   was still torn down in the background, holding the owner effect (§3.3), when a second create of
  *   that id by the same owner was disposed (§9 99 in 1 run; run seed 71863).
+ * From a guided `fuzz --runs 100000 --seed 13000 --strategy random --workers 2` at 947dd56:
+ * - a user cancel whose inbox clear started a maintenance (a discard listener) aborted that
+ *   maintenance; the maintenance's abort observer followed up and opened a turn, which an owner
+ *   unload then aborted as disposed first (§9 156 in 48 runs; run seed 28440).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
