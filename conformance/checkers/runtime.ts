@@ -57,10 +57,10 @@ export function checkRuntime(a: Analysis): Violation[] {
     // boundary's next operation, say), so the waiter may have seen the idle agent and resolved before
     // that work began, which it could not follow. A restart from inside the idle dispatch itself
     // (no outcome in between) is still judged: the waiter must follow it (§9 27).
-    const idle = life?.statuses.filter((s) => s.i > invoke.i && s.i < (status?.i ?? -1) && s.detail === 'idle').at(-1)
-    if (status?.detail === 'running' && idle !== undefined && idle.d === status.d && status.d === e.d &&
-      a.entries.some((x) => x.k === 'outcome' && x.i > idle.i && x.i < status.i)) continue
-    if (status?.detail === 'running') out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
+    if (status?.detail !== 'running') continue
+    const idle = life!.statuses.filter((s) => s.i > invoke.i && s.i < status.i && s.detail === 'idle').at(-1)
+    if (idle !== undefined && idle.d === status.d && status.d === e.d && a.entries.slice(idle.i + 1, status.i).some((x) => x.k === 'outcome')) continue
+    out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
   const shape = new Map<string, { turn: number; open: boolean; step: boolean; steps: number }>()

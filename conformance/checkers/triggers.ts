@@ -110,14 +110,13 @@ export function checkTriggers(a: Analysis): Violation[] {
   // the scope was minted, say) rejects at once while its provisional scope is torn down in the
   // background, and the owner effect awaits that (§3.3): the trace does not show when, so it may
   // still be in use.
-  const setupStarted = new Set(marks.filter((m) => m.tx !== undefined && m.label.endsWith('@setup:start')).map((m) => m.tx))
   for (const m of marks) {
     const match = /^owner (\S+) keeps (\d+) agentLoop\.lifecycle\((.*)\) after dispose$/.exec(m.label)
     if (!match) continue
     const [, owner, count, id] = match
     const inUse = [...a.txs.values()].filter((tx) => tx.world === m.world && tx.owner === owner && tx.id === id && tx.invoke.i < m.i &&
       (!tx.outcome || tx.outcome.i > m.i || (tx.outcome.status === 'ok' && tx.life !== undefined && (!tx.life.sessionDisposed || tx.life.sessionDisposed.i > m.i)) ||
-        (tx.outcome.status === 'fail' && tx.life === undefined && !setupStarted.has(tx.tx)))).length
+        (tx.outcome.status === 'fail' && tx.life === undefined && !marks.some((s) => s.tx === tx.tx && s.label.endsWith('@setup:start'))))).length
     if (Number(count) > inUse) out.push(violation('AGENT-TEARDOWN-TEST', 99, `"${id}": after handle.dispose() resolved, owner "${owner}" still holds ${count} agentLoop.lifecycle(${id}) effect(s) (${inUse} in use)`, m))
   }
   return out
