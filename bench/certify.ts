@@ -3,7 +3,7 @@
  * - wall time, CPU time and peak memory of `certify` quick and thorough on the reference factory,
  *   each in a fresh child process (peak RSS from `process.resourceUsage().maxRSS`; heapUsed sampled
  *   every 100 runs through the progress callback);
- * - memory of a 100,000-run guided fuzz campaign (`runCampaign` of scenarios/campaign.ts, as
+ * - memory of a 100,000-run guided fuzz campaign (`runCampaign` of scenarios/campaign/campaign.ts, as
  *   `dsh-kit fuzz` runs by default: corpus, portfolio strategy, checkers on) in a child run with
  *   `--expose-gc`: heapUsed after a forced GC, and RSS, every 10,000 runs. It must stay flat beyond
  *   the corpus: nothing a run builds may survive it.
@@ -14,9 +14,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { REFERENCE_ADAPTER } from '../conformance/adapter.js'
-import { certify } from '../conformance/suite.js'
-import { runCampaign } from '../scenarios/campaign.js'
+import { REFERENCE_ADAPTER } from '../conformance/adapters/adapter.js'
+import { certify } from '../conformance/certify/certify.js'
+import { runCampaign } from '../scenarios/campaign/campaign.js'
 import { arg, benchModule, fmt, isMain, median, node, quietAbortListeners, table, timed } from './common.js'
 
 const MB = 1024 * 1024

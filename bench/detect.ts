@@ -5,7 +5,7 @@
  *
  * Per mutant:
  * 1. The program. A saved regression trace for the mutant in `scenarios/regressions/` when there is
- *    one; else the candidate (directed programs of conformance/programs.ts, the named scenarios, then
+ *    one; else the candidate (directed programs of conformance/programs/directed-programs.ts, the named scenarios, then
  *    seeded random programs) with the most detections in a small screening (a few runs each of the
  *    kit's `random` strategy and of `fc.scheduler()`, seeds disjoint from the measurement), among
  *    candidates on which the reference factory shows no violation under the same screening. A mutant
@@ -25,16 +25,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import type { InstallFactory } from '../core/process.js'
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../conformance/adapter.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../conformance/adapters/adapter.js'
 import { checkRun } from '../conformance/checkers/index.js'
 import { MUTANTS } from '../conformance/mutants/index.js'
 import type { MutantEntry } from '../conformance/mutants/index.js'
-import { DIRECTED_PROGRAMS } from '../conformance/programs.js'
-import { randomProgram } from '../conformance/random-programs.js'
-import type { Program } from '../sim/program.js'
+import { DIRECTED_PROGRAMS } from '../conformance/programs/directed-programs.js'
+import { randomProgram } from '../conformance/programs/random-programs.js'
+import type { Program } from '../sim/program/program.js'
 import { runProgram, runProgramWith } from '../sim/run.js'
 import type { RunResult } from '../sim/run.js'
-import { validateRunFile } from '../sim/run-file.js'
+import { validateRunFile } from '../sim/trace/run-file.js'
 import { pct, portfolio, random } from '../sim/strategies/index.js'
 import type { Strategy } from '../sim/strategies/index.js'
 import { SCENARIOS } from '../scenarios/index.js'

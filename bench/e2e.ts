@@ -16,9 +16,9 @@
  * @module
  */
 import fc from 'fast-check'
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../conformance/adapter.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../conformance/adapters/adapter.js'
 import { MUTANTS } from '../conformance/mutants/index.js'
-import { runCampaign } from '../scenarios/campaign.js'
+import { runCampaign } from '../scenarios/campaign/campaign.js'
 import { arg, benchModule, fmt, isMain, median, quietAbortListeners, table } from './common.js'
 import { userPropertyOf } from './fc-property.js'
 import { fuzzChild, measuredChild } from './fuzz-child.js'

@@ -11,12 +11,12 @@
  * @module
  */
 import type fc from 'fast-check'
-import { VirtualClock } from '../sim/clock.js'
-import { DECISION_LOG_VERSION } from '../sim/decision-log.js'
-import type { Decision, DecisionLog } from '../sim/decision-log.js'
+import { VirtualClock } from '../sim/world/clock.js'
+import { DECISION_LOG_VERSION } from '../sim/trace/decision-log.js'
+import type { Decision, DecisionLog } from '../sim/trace/decision-log.js'
 import { OperationTracker } from '../sim/engine/operations.js'
 import type { OpHandle, RunOutcome } from '../sim/engine/index.js'
-import type { RunDriver } from '../sim/ports.js'
+import type { RunDriver } from '../sim/world/ports.js'
 import { createRng } from '../sim/streams.js'
 
 /** Options of {@link FastCheckDriver}. */

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { CpuReport } from './cpu-report.js'
 
 /** The kit's checkout (this file lives in dist/bench/ once built). */
-export const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const KIT_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The Node 22 binary the upstream adapter's setup installs, and the adapter's folder. */
 export const UPSTREAM = {

@@ -238,7 +238,7 @@ Certify on the reference factory (\`REFERENCE_ADAPTER\`), each repeat in a fresh
 
 ${certifyTable(certs)}
 
-A ${fmt(campaign.runs)}-run fuzz campaign (\`runCampaign\` of \`scenarios/campaign.ts\`: guided as \`dsh-kit fuzz\` runs by default: corpus mutants and fresh random programs, portfolio schedules, every checker, reference factory), in \`node --expose-gc dist/bench/certify.js --child campaign\`: heapUsed right after a forced full GC. ${fmt(campaign.wallMs / 1000, 0)} s wall, ${fmt(campaign.cpuMs / 1000, 0)} s CPU (${fmt(campaign.cpuMs / campaign.runs, 2)} ms CPU per run); outcomes ${JSON.stringify(campaign.outcomes)}; violating runs ${campaign.violatingRuns}${campaign.violatingRuns ? ` (${JSON.stringify(campaign.violationCounts)})` : ''}; peak RSS ${fmt(campaign.maxRssMB)} MB.
+A ${fmt(campaign.runs)}-run fuzz campaign (\`runCampaign\` of \`scenarios/campaign/campaign.ts\`: guided as \`dsh-kit fuzz\` runs by default: corpus mutants and fresh random programs, portfolio schedules, every checker, reference factory), in \`node --expose-gc dist/bench/certify.js --child campaign\`: heapUsed right after a forced full GC. ${fmt(campaign.wallMs / 1000, 0)} s wall, ${fmt(campaign.cpuMs / 1000, 0)} s CPU (${fmt(campaign.cpuMs / campaign.runs, 2)} ms CPU per run); outcomes ${JSON.stringify(campaign.outcomes)}; violating runs ${campaign.violatingRuns}${campaign.violatingRuns ? ` (${JSON.stringify(campaign.violationCounts)})` : ''}; peak RSS ${fmt(campaign.maxRssMB)} MB.
 
 ${campaignTable(campaign)}
 

@@ -17,7 +17,7 @@
 import fc from 'fast-check'
 import { explore } from '../sim/engine/explore.js'
 import type { Scheduler } from '../sim/engine/scheduler.js'
-import type { Program } from '../sim/program.js'
+import type { Program } from '../sim/program/program.js'
 import { runProgram, runProgramWith } from '../sim/run.js'
 import { random } from '../sim/strategies/random.js'
 import { arg, fmt, isMain, median, quietAbortListeners, table, timed } from './common.js'

@@ -16,7 +16,7 @@ import chromium from '@sparticuz/chromium'
 import puppeteer from 'puppeteer-core'
 import type { Browser } from 'puppeteer-core'
 import { describe, expect, it } from 'vitest'
-import type { Report } from '../conformance/suite.js'
+import type { Report } from '../conformance/certify/report.js'
 import { KIT_ROOT } from './adapter-loader.js'
 
 const exec = promisify(execFile)

@@ -6,9 +6,9 @@
  * documented non-zero code with one line saying why.
  * @module
  */
-import { AdapterError } from '../conformance/adapter.js'
-import { ProgramError } from '../sim/program.js'
-import { RunFileError } from '../sim/run-file.js'
+import { AdapterError } from '../conformance/adapters/adapter.js'
+import { ProgramError } from '../sim/program/program.js'
+import { RunFileError } from '../sim/trace/run-file.js'
 import { certifyCommand } from './commands/certify.js'
 import { explainCommand } from './commands/explain.js'
 import { fuzzCommand } from './commands/fuzz.js'

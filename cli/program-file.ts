@@ -8,8 +8,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Program } from '../sim/program.js'
-import { validateProgram } from '../sim/program.js'
+import type { Program } from '../sim/program/program.js'
+import { validateProgram } from '../sim/program/program.js'
 import { InputError, UsageError } from './errors.js'
 
 /** The extensions `dsh-kit run` reads. */

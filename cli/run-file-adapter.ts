@@ -5,11 +5,11 @@
  * @module
  */
 import { dirname } from 'node:path'
-import { REFERENCE_ADAPTER } from '../conformance/adapter.js'
-import type { Adapter } from '../conformance/adapter.js'
-import { AdapterError } from '../conformance/adapter.js'
-import { KIT_ROOT, loadAdapter, resolveAdapterModule } from '../conformance/adapter-loader.js'
-import type { RunFile } from '../sim/run-file.js'
+import { REFERENCE_ADAPTER } from '../conformance/adapters/adapter.js'
+import type { Adapter } from '../conformance/adapters/adapter.js'
+import { AdapterError } from '../conformance/adapters/adapter.js'
+import { KIT_ROOT, loadAdapter, resolveAdapterModule } from '../conformance/adapters/adapter-loader.js'
+import type { RunFile } from '../sim/trace/run-file.js'
 import { UsageError } from './errors.js'
 
 /** The adapter a run file replays against, and how to name it in printed commands. */

@@ -23,7 +23,7 @@ const missing = !existsSync(join(ADAPTER, 'node_modules', '@deepseek-ai', 'dsh-a
 const CHILD = `
 const kit = (p) => import(${JSON.stringify(`file://${KIT_ROOT}/dist/`)} + p)
 const { loadAdapter } = await kit('cli/adapter-loader.js')
-const { normalizeAdapter } = await kit('conformance/adapter.js')
+const { normalizeAdapter } = await kit('conformance/adapters/adapter.js')
 const { runProgram } = await kit('sim/run.js')
 const { checkRun } = await kit('conformance/checkers/index.js')
 const { random } = await kit('sim/strategies/index.js')

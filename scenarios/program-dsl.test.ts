@@ -7,9 +7,9 @@
 import { deepStrictEqual } from 'node:assert/strict'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DIRECTED_PROGRAMS } from '../conformance/programs.js'
-import type { Program } from '../sim/program.js'
-import { printProgram } from '../sim/program-print.js'
+import { DIRECTED_PROGRAMS } from '../conformance/programs/directed-programs.js'
+import type { Program } from '../sim/program/program.js'
+import { printProgram } from '../sim/program/program-print.js'
 import { programArbitrary } from './arbitraries/index.js'
 import * as kit from './index.js'
 

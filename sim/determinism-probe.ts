@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
-import type { Program } from './program.js'
+import type { Program } from './program/program.js'
 import { runProgram } from './run.js'
 import { random } from './strategies/random.js'
 

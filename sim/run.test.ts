@@ -3,11 +3,11 @@ import { PROBE_PROGRAM } from './determinism-probe.js'
 import { Scheduler } from './engine/index.js'
 import type { OpHandle, RunOutcome } from './engine/index.js'
 import { OperationTracker } from './engine/operations.js'
-import type { RunDriver } from './ports.js'
-import type { Program } from './program.js'
+import type { RunDriver } from './world/ports.js'
+import type { Program } from './program/program.js'
 import { runProgram, runProgramWith } from './run.js'
 import { random } from './strategies/index.js'
-import { traceHash } from './trace.js'
+import { traceHash } from './trace/trace.js'
 
 /** A driver that lets points through first-in-first-out, one per macrotask turn, and records them. */
 class FifoDriver implements RunDriver {

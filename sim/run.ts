@@ -5,16 +5,16 @@
 import type { InstallFactory, ProcessFactory } from '../core/process.js'
 import { kitProcess } from '../core/process.js'
 import { installReferenceFactory } from '../core/factory/reference-factory.js'
-import type { DecisionLog } from './decision-log.js'
+import type { DecisionLog } from './trace/decision-log.js'
 import { Scheduler } from './engine/index.js'
 import type { RunOutcome } from './engine/index.js'
-import type { RunDriver } from './ports.js'
-import type { Program } from './program.js'
-import { validateProgram } from './program.js'
+import type { RunDriver } from './world/ports.js'
+import type { Program } from './program/program.js'
+import { validateProgram } from './program/program.js'
 import type { Strategy } from './strategies/strategy.js'
-import type { Trace } from './trace.js'
-import { TraceRecorder, traceHash } from './trace.js'
-import { World } from './world.js'
+import type { Trace } from './trace/trace.js'
+import { TraceRecorder, traceHash } from './trace/trace.js'
+import { World } from './world/world.js'
 
 /** The reference factory as an installer (the default factory under test). */
 export const referenceInstall: InstallFactory = (ctx) => installReferenceFactory(ctx)

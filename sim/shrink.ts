@@ -23,13 +23,13 @@
  *
  * It lives in `sim/` (design.md) so that both `certify` (`conformance/`) and the fuzz campaign
  * (`scenarios/`) shrink the same way; the caller says what a failure is (`check`: the checkers sit
- * above the simulator), and `scenarios/shrink.ts` supplies every checker as the default.
+ * above the simulator), and `scenarios/campaign/shrink.ts` supplies every checker as the default.
  * @module
  */
 import type { InstallFactory, ProcessFactory } from '../core/process.js'
-import type { DecisionLog } from './decision-log.js'
-import type { Program } from './program.js'
-import { validateProgram } from './program.js'
+import type { DecisionLog } from './trace/decision-log.js'
+import type { Program } from './program/program.js'
+import { validateProgram } from './program/program.js'
 import { runProgram } from './run.js'
 import type { RunProgramOptions, RunResult } from './run.js'
 import { countPreemptions, guidedReplay, replay } from './strategies/index.js'

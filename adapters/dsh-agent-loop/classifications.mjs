@@ -7,6 +7,8 @@
  * Verdicts: `upstream` (a bug in the published packages), `divergence` (a difference the
  * contract records in §11, where the suite deliberately tests CH's reading), `kit` (a bug in the
  * kit: fixed in the kit, so it should never appear here again).
+ *
+ * Longer than 500 lines because it is data: one rule per root cause, each with its reading in prose.
  * @module
  */
 

@@ -50,7 +50,7 @@ export function createAdapter(options = {}) {
   return {
     name: invariants ? `${name} (+invariants)` : name,
     version,
-    // Capabilities of this process (conformance/capabilities.ts): upstream's logger forwards
+    // Capabilities of this process (conformance/adapters/capabilities.ts): upstream's logger forwards
     // contained failures with the thrown value, the in-memory persistence reports its loads, and a
     // process boots without persistence, and dsh-agent exports agentEvents. Upstream has no hook at
     // scope minting (`scopeMinting`).

@@ -2,12 +2,13 @@
  * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop.
  * @module
  */
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapter.js'
-import { CertifyOptionError } from '../../conformance/certify-plan.js'
-import { formatReport } from '../../conformance/format-report.js'
-import { certify } from '../../conformance/suite.js'
-import type { Progress, Report } from '../../conformance/suite.js'
-import { failureTimelines, renderCertificateHtml } from '../../scenarios/certificate/index.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import { CertifyOptionError } from '../../conformance/certify/plan.js'
+import { formatReport } from '../../report/certify-text.js'
+import { certify } from '../../conformance/certify/certify.js'
+import type { Progress, Report } from '../../conformance/certify/report.js'
+import { failureTimelines } from '../../conformance/certify/failure-timelines.js'
+import { renderCertificateHtml } from '../../report/certificate/index.js'
 import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
@@ -15,7 +16,7 @@ import { exitCodeOf, interrupted } from '../interrupt.js'
 import { kitVersion } from '../kit-version.js'
 import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
-import { certifyJUnit } from '../reporters/junit.js'
+import { certifyJUnit } from '../../report/junit.js'
 
 function progressPrinter(): (p: Progress) => void {
   let last = 0

@@ -3,10 +3,10 @@
  * @module
  */
 import { join } from 'node:path'
-import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
-import { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign } from '../../scenarios/campaign.js'
-import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign.js'
-import { formatCampaign } from '../../scenarios/campaign-report.js'
+import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign } from '../../scenarios/campaign/campaign.js'
+import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
+import { formatCampaign } from '../../report/campaign-text.js'
 import { findScenario } from '../../scenarios/index.js'
 import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
@@ -14,7 +14,7 @@ import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
-import { campaignJUnit } from '../reporters/junit.js'
+import { campaignJUnit } from '../../report/junit.js'
 
 function fuzzProgress(started: number): (p: CampaignProgress) => void {
   let last = 0

@@ -4,8 +4,8 @@
  * @module
  */
 import { join, relative } from 'node:path'
-import { findClause, formatClauseEntry } from '../../conformance/clause-reference.js'
-import { CLAUSES, GROUPS } from '../../conformance/clauses.js'
+import { findClause, formatClauseEntry } from '../../conformance/clauses/clause-reference.js'
+import { CLAUSES, GROUPS } from '../../conformance/clauses/clauses.js'
 import { MUTANTS } from '../../conformance/mutants/index.js'
 import { SCENARIOS } from '../../scenarios/index.js'
 import { KIT_ROOT } from '../adapter-loader.js'

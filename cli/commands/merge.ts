@@ -4,14 +4,14 @@
  * @module
  */
 import { readFileSync } from 'node:fs'
-import { formatCampaign } from '../../scenarios/campaign-report.js'
-import { MergeError, mergeReports } from '../../scenarios/campaign-merge.js'
-import type { MergedReport, ShardReport } from '../../scenarios/campaign-merge.js'
+import { formatCampaign } from '../../report/campaign-text.js'
+import { MergeError, mergeReports } from '../../scenarios/campaign/merge.js'
+import type { MergedReport, ShardReport } from '../../scenarios/campaign/merge.js'
 import { InputError, UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { parseOptions } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
-import { campaignJUnit } from '../reporters/junit.js'
+import { campaignJUnit } from '../../report/junit.js'
 
 function readShard(path: string): ShardReport {
   let value: unknown

@@ -3,11 +3,11 @@
  * @module
  */
 import { checkRun } from '../../conformance/checkers/index.js'
-import { normalizeAdapter } from '../../conformance/adapter.js'
-import { readRunFile } from '../../sim/run-file.js'
+import { normalizeAdapter } from '../../conformance/adapters/adapter.js'
+import { readRunFile } from '../../sim/trace/run-file.js'
 import { runProgram } from '../../sim/run.js'
 import { replay as replayStrategy, ReplayDivergenceError } from '../../sim/strategies/index.js'
-import { renderTrace } from '../../sim/trace.js'
+import { renderTrace } from '../../sim/trace/trace.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { parseOptions } from '../options.js'

@@ -2,16 +2,16 @@
  * `dsh-kit run <program>`: a program the user wrote (the builder code a report prints, in a `.mjs`
  * module, or JSON) under many schedules with every checker on — how a bug report becomes a
  * reproduction and then a regression. It is a fuzz campaign over that one program
- * (`scenarios/campaign.ts`): each violated clause is shrunk, saved as a run file and printed with
+ * (`scenarios/campaign/campaign.ts`): each violated clause is shrunk, saved as a run file and printed with
  * its replay command and the command that reruns its schedule.
  * @module
  */
 import { join } from 'node:path'
-import { REFERENCE_ADAPTER } from '../../conformance/adapter.js'
-import { CAMPAIGN_STRATEGIES, CampaignError, runCampaign } from '../../scenarios/campaign.js'
-import type { CampaignReport, CampaignStrategy } from '../../scenarios/campaign.js'
-import { formatCampaign } from '../../scenarios/campaign-report.js'
-import type { Scenario } from '../../scenarios/scenario.js'
+import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import { CAMPAIGN_STRATEGIES, CampaignError, runCampaign } from '../../scenarios/campaign/campaign.js'
+import type { CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
+import { formatCampaign } from '../../report/campaign-text.js'
+import type { Scenario } from '../../scenarios/catalog/scenario.js'
 import { loadAdapter } from '../adapter-loader.js'
 import { InputError, UsageError } from '../errors.js'
 import { fuzzExitCode } from './fuzz.js'

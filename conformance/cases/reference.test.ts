@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest'
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapter.js'
-import { KIT_PROCESS_ADAPTER } from '../kit-process-adapter.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
+import { KIT_PROCESS_ADAPTER } from '../adapters/kit-process-adapter.js'
 import { caseTitle, DIRECTED_CASES } from './index.js'
 import type { CaseTarget } from './index.js'
 

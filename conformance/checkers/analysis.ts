@@ -4,8 +4,8 @@
  * where each creation and disposal edge happened.
  * @module
  */
-import type { Operation, Program } from '../../sim/program.js'
-import type { QuiescentProbe, Trace, TraceEntry } from '../../sim/trace.js'
+import type { Operation, Program } from '../../sim/program/program.js'
+import type { QuiescentProbe, Trace, TraceEntry } from '../../sim/trace/trace.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RunOutcome } from '../../sim/engine/index.js'
-import type { Operation, Program } from '../../sim/program.js'
-import type { NewEntry, Trace, TraceEntry } from '../../sim/trace.js'
+import type { Operation, Program } from '../../sim/program/program.js'
+import type { NewEntry, Trace, TraceEntry } from '../../sim/trace/trace.js'
 import { checkRun } from './index.js'
 
 const OK: RunOutcome = { kind: 'ok', steps: 1, decisions: { v: 1, decisions: [] } } as unknown as RunOutcome

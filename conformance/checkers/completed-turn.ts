@@ -8,7 +8,7 @@
  * stop check.
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { isClaim } from './projection.js'
 import type { SplicePayload } from './projection.js'

@@ -18,7 +18,7 @@
  * (AGENT-RUNTIME-SCOPE 31), in an aborted activity converging (X-CANCEL 148), running (20) or idle (19).
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { publicationBrokenOff } from './analysis.js'
 import { dedupe } from './atomic.js'

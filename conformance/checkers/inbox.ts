@@ -6,7 +6,7 @@
  * and ends once (claimed or discarded), durably before it is announced.
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'

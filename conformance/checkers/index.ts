@@ -4,8 +4,8 @@
  * @module
  */
 import type { RunOutcome } from '../../sim/engine/index.js'
-import type { Program } from '../../sim/program.js'
-import type { Trace } from '../../sim/trace.js'
+import type { Program } from '../../sim/program/program.js'
+import type { Trace } from '../../sim/trace/trace.js'
 import { analyse } from './analysis.js'
 import { checkAtomic } from './atomic.js'
 import { checkCancelCause } from './cancel-cause.js'

@@ -7,8 +7,8 @@
  * after a crash mid-turn (p21, which a graceful restart never shows).
  */
 import { describe, expect, it } from 'vitest'
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapter.js'
-import { KIT_PROCESS_ADAPTER } from '../kit-process-adapter.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
+import { KIT_PROCESS_ADAPTER } from '../adapters/kit-process-adapter.js'
 import p01 from '../mutants/process/p01-enter-announces.js'
 import p03 from '../mutants/process/p03-announce-twice.js'
 import p04 from '../mutants/process/p04-detach-by-id.js'
@@ -22,11 +22,11 @@ import p20 from '../mutants/process/p20-deferred-detach-lost.js'
 import p21 from '../mutants/process/p21-resume-cuts-interrupted-turn.js'
 import p22 from '../mutants/process/p22-enter-swallows-live-id.js'
 import p23 from '../mutants/process/p23-announce-stale-silently.js'
-import { DIRECTED_PROGRAMS } from '../programs.js'
-import { strategyFor } from '../suite.js'
+import { DIRECTED_PROGRAMS } from '../programs/directed-programs.js'
+import { strategyFor } from '../certify/certify.js'
 import { runProgram } from '../../sim/run.js'
-import type { Program } from '../../sim/program.js'
-import type { Adapter } from '../adapter.js'
+import type { Program } from '../../sim/program/program.js'
+import type { Adapter } from '../adapters/adapter.js'
 import { checkRun } from './index.js'
 
 async function violations(adapter: Adapter, name: string): Promise<string[]> {

@@ -14,11 +14,11 @@
  *   fields (§9 45), and without a `cwd` when none was persisted (§9 46).
  * @module
  */
-import { BOUNDARY_LOST } from '../../sim/boundary.js'
-import { OWNERSHIP_MARK } from '../../sim/ownership-probe.js'
-import { PERSISTED_HEADER_FIELDS } from '../../sim/program.js'
-import { SPLIT_MARK } from '../../sim/registry-split.js'
-import { RESEND_ACCEPTED } from '../../sim/resend.js'
+import { BOUNDARY_LOST } from '../../sim/operations/boundary.js'
+import { OWNERSHIP_MARK } from '../../sim/world/ownership-probe.js'
+import { PERSISTED_HEADER_FIELDS } from '../../sim/program/program.js'
+import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
+import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
 import type { Analysis } from './analysis.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'

@@ -4,7 +4,7 @@
  * `session/created`, or from its persisted log when it was resumed.
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import { keyOf } from './analysis.js'
 import { applySplice } from './inbox.js'
 

@@ -1,12 +1,12 @@
 /**
  * What the quiescence checkers share: the probes the world records each time the process has
- * settled (`sim/trace.ts`, `QuiescentProbe`), each live agent paired with the lifecycle it
+ * settled (`sim/trace/trace.ts`, `QuiescentProbe`), each live agent paired with the lifecycle it
  * belongs to there. An agent is *quiescent* at a probe when it reads `idle`, a `whenIdle()`
  * settled (§7.5) and no maintenance task of the program is running on it: no work of its own is in
  * flight. The last probe of a run is its end state.
  * @module
  */
-import type { ProbeAgent, QuiescentProbe } from '../../sim/trace.js'
+import type { ProbeAgent, QuiescentProbe } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 

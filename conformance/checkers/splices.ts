@@ -6,7 +6,7 @@
  *   the rollback of its creation; a pre-step rejection drops only the claimed batch (§9 163, 165).
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'

@@ -9,7 +9,7 @@
  *   dispatch it was requested (AGENT-TEARDOWN-TEST 112, §12 Q4).
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
@@ -36,7 +36,7 @@ export function checkTeardownCompletes(a: Analysis): Violation[] {
     if (!ended) continue
     for (const m of marks) {
       const origin = m.label.slice(0, -' registered'.length)
-      // The disposer's mark: `<origin> effect:<origin> <action>` (sim/behaviours.ts).
+      // The disposer's mark: `<origin> effect:<origin> <action>` (sim/world/behaviours.ts).
       if (byTx.get(txId)!.some((x) => x.label.startsWith(`${origin} effect:${origin} `))) continue
       out.push(violation('AGENT-RUNTIME-SCOPE', 16, `"${tx.id}": the effect ${origin} registered through agentCtx was never disposed, although the ${tx.outcome?.status === 'fail' ? `${tx.spec.op} rolled back` : 'agent was torn down'} (its scope did not unwind)`, end ?? ended))
     }

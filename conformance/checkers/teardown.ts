@@ -4,7 +4,7 @@
  * resolves only after it completed, pairing before a rejection, and no append after detach.
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'

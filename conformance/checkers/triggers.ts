@@ -11,7 +11,7 @@
  * - a resumed agent carries its whole persisted history (§3.1 R3; §9 43).
  * @module
  */
-import type { TraceEntry } from '../../sim/trace.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life, Tx } from './analysis.js'
 import { abortsCreation } from './analysis.js'
 import { violation } from './violation.js'

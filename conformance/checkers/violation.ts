@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CLAUSES } from '../clauses.js'
+import { CLAUSES } from '../clauses/clauses.js'
 
 /** One broken contract clause, seen at one trace entry. */
 export interface Violation {

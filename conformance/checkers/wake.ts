@@ -6,8 +6,8 @@
  * - `whenIdle()` does not resolve while a maintenance task it was called during still runs (§7.5; §9 31).
  * @module
  */
-import { maintenanceMark } from '../../sim/operations.js'
-import type { TraceEntry } from '../../sim/trace.js'
+import { maintenanceMark } from '../../sim/operations/operations.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { walkProjections } from './projection.js'

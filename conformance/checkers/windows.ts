@@ -4,8 +4,8 @@
  * were open at entry i" tells a checker who caused what it sees there.
  * @module
  */
-import type { Operation } from '../../sim/program.js'
-import type { TraceEntry } from '../../sim/trace.js'
+import type { Operation } from '../../sim/program/program.js'
+import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>

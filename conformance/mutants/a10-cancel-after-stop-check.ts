@@ -14,7 +14,7 @@ import type { TurnSteps } from '../../core/driver.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { RunningPhase } from '../../core/phases.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 /** The reference driver's steps, plus a final checkpoint that re-checks the signal. */
 const BUGGY_STEPS: TurnSteps = {

@@ -15,7 +15,7 @@ import { installReferenceFactory } from '../../core/factory/reference-factory.js
 import { InMemoryPersistence } from '../../core/persistence.js'
 import type { PersistedSession } from '../../core/persistence.js'
 import { kitProcess } from '../../core/process.js'
-import type { Adapter } from '../adapter.js'
+import type { Adapter } from '../adapters/adapter.js'
 
 /** The open turn a log ends inside, if any. */
 function openTurn(events: readonly SessionEvent[]): number | undefined {

@@ -11,7 +11,7 @@
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { ReferenceAgent } from '../../core/agent.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:a14-rollback-keeps-scope', version: '0.1.0', reproduces: 'A14: a rollback before publication never unwinds the agent scope (setup registrations leak)' },

@@ -12,7 +12,7 @@
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction, TeardownTrigger } from '../../core/factory/transaction.js'
 import type { ReferenceAgent } from '../../core/agent.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 /** The failure of each teardown's first clear. */
 const failures = new WeakMap<Transaction, unknown>()

@@ -8,7 +8,7 @@
 import type { AgentSetup, AgentSetupCommit } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 function isCommit(value: unknown): value is AgentSetupCommit {
   return typeof value === 'object' && value !== null && typeof (value as AgentSetupCommit).commit === 'function'

@@ -13,7 +13,7 @@ import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { InboxImpl, normalizeSplice } from '../../core/inbox.js'
 import type { InboxNotifier } from '../../core/inbox.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyInbox extends InboxImpl {
   protected override commit(target: InboxTarget, rawStart: number, rawDelete: number, inserted: readonly UserMessage[], ordinary: boolean, silent = false): UserMessage[] {

@@ -10,7 +10,7 @@ import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { InboxImpl } from '../../core/inbox.js'
 import type { InboxNotifier } from '../../core/inbox.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyInbox extends InboxImpl {
   override clear(): void {

@@ -9,7 +9,7 @@
  */
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { TeardownTrigger, Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:a6-unannounced-disposed-edge', version: '0.1.0', reproduces: 'A6: rolling back an entered, never announced agent emits agent/disposed' },

@@ -12,7 +12,7 @@ import { ERRORS } from '../../core/contract.js'
 import { validateAgentOptions } from '../../core/agent.js'
 import { creationAbortReason, fiberDying, ReferenceFactory } from '../../core/factory/reference-factory.js'
 import { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:a7-signal-after-return-tears-down', version: '0.1.0', reproduces: 'A7: aborting the creation signal after return tears down the agent' },

@@ -12,7 +12,7 @@ import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { InboxImpl } from '../../core/inbox.js'
 import type { InboxNotifier } from '../../core/inbox.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyInbox extends InboxImpl {
   override claim(target: InboxTarget, turn: number): UserMessage[] {

@@ -2,10 +2,10 @@
  * The suite against the gallery: every mutant must be caught by the quick profile of `certify`
  * (directed cases, directed programs under many schedules, random programs, all checkers), and the
  * test prints the mutation score and the clause that caught each mutant. (The reference factory's
- * clean certificate is `conformance/reference.conformance.test.ts`.)
+ * clean certificate is `conformance/certify/reference.conformance.test.ts`.)
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { certify } from '../suite.js'
+import { certify } from '../certify/certify.js'
 import { MUTANTS } from './index.js'
 
 const caught = new Map<string, { clause: string; via: string; ms: number }>()

@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { guardLivelock } from '../cases/guard.js'
 import { caseTitle } from '../cases/harness.js'
 import type { CaseTarget, DirectedCase } from '../cases/harness.js'
-import { caseSkipReason } from '../suite.js'
+import { caseSkipReason } from '../certify/certify.js'
 
 /**
  * Directed cases do not shut their worlds down, and a failing or hanging case never could; each

@@ -11,7 +11,7 @@
  * kept for the trace checkers and random programs.
  * @module
  */
-import type { Adapter } from '../adapter.js'
+import type { Adapter } from '../adapters/adapter.js'
 import a1DriverBoundaryNotReturned from './a1-driver-boundary-not-returned.js'
 import a2InitiatorWrapper from './a2-initiator-wrapper.js'
 import a3SetupUnderChildInitiator from './a3-setup-under-child-initiator.js'

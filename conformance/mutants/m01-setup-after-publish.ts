@@ -10,7 +10,7 @@ import type { AgentHandle, AgentOptions, AgentSetup, Session } from '../../core/
 import { ERRORS } from '../../core/contract.js'
 import { fiberDying, ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m01-setup-after-publish', version: '0.1.0', reproduces: 'M01: setup runs after the agent is already published' },

@@ -9,7 +9,7 @@
 import type { AgentSetupCommit } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m04-session-start-before-created', version: '0.1.0', reproduces: 'M04: a derived start notification fires before the creation edges' },

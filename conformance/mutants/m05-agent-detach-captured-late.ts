@@ -10,7 +10,7 @@
 import type { AgentSetupCommit } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m05-agent-detach-captured-late', version: '0.1.0', reproduces: 'M05: a throwing agent/created listener leaks the registry entry' },

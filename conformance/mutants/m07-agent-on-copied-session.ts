@@ -12,7 +12,7 @@ import type { AgentOptions, Session } from '../../core/contract.js'
 import { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m07-agent-on-copied-session', version: '0.1.0', reproduces: 'M07: agents.get(id).session is not sessions.get(id)' },

@@ -8,7 +8,7 @@
 import type { ReferenceAgent } from '../../core/agent.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m09-second-created-edge', version: '0.1.0', reproduces: 'M09: a second agent/created edge for the same entry' },

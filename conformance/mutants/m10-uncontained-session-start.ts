@@ -10,7 +10,7 @@
 import type { ReferenceAgent } from '../../core/agent.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m10-uncontained-session-start', version: '0.1.0', reproduces: 'M10: a throwing session-start listener is not contained' },

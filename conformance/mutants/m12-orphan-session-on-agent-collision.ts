@@ -11,7 +11,7 @@ import type { ReferenceAgent } from '../../core/agent.js'
 import type { Session } from '../../core/contract.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m12-orphan-session-on-agent-collision', version: '0.1.0', reproduces: 'M12: a collision detected after the session was entered leaves an orphan session' },

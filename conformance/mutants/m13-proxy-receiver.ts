@@ -9,7 +9,7 @@
 import type { ReferenceAgent } from '../../core/agent.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m13-proxy-receiver', version: '0.1.0', reproduces: 'M13: the session-start subject is a proxy whose methods throw' },

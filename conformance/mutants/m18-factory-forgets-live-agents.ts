@@ -7,7 +7,7 @@
  * registered and drivable on a retired factory (violates P-QUIESCE, §5.2, §9 103).
  */
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m18-factory-forgets-live-agents', version: '0.1.0', reproduces: 'M18: factory unload leaves its live agents running' },

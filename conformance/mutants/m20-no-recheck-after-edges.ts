@@ -9,7 +9,7 @@
  */
 import type { Transaction } from '../../core/factory/transaction.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m20-no-recheck-after-edges', version: '0.1.0', reproduces: 'M20: liveness is not re-checked after publication listeners' },

@@ -13,7 +13,7 @@ import { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { Phase } from '../../core/phases.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyAgent extends ReferenceAgent {
   protected override setPhase(phase: Phase): void {

@@ -9,7 +9,7 @@
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { ReferenceAgent } from '../../core/agent.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m24-session-detached-before-drain', version: '0.1.0', reproduces: 'M24: the session is detached before the driver drained' },

@@ -10,7 +10,7 @@
 import { ERRORS } from '../../core/contract.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m25-owner-unload-unregisters-early', version: '0.1.0', reproduces: 'M25: owner unload unregisters before the ordered teardown' },

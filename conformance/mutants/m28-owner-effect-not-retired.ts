@@ -7,7 +7,7 @@
  */
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { TeardownTrigger, Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m28-owner-effect-not-retired', version: '0.1.0', reproduces: 'M28: a disposed handle leaves its lifecycle effect on the owner fiber' },

@@ -10,7 +10,7 @@
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { ReferenceAgent } from '../../core/agent.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m29-scope-cleanup-not-awaited', version: '0.1.0', reproduces: 'M29: teardown does not wait for the cleanup the agent started' },

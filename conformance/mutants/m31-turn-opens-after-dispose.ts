@@ -13,7 +13,7 @@ import type { TurnSteps } from '../../core/driver.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { RunningPhase } from '../../core/phases.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 /** The reference driver's steps, but the turn opens without checking the activity's signal. */
 const BUGGY_STEPS: TurnSteps = {

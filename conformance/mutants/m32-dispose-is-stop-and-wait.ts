@@ -9,7 +9,7 @@ import type { ReferenceAgent } from '../../core/agent.js'
 import type { AgentHandle } from '../../core/contract.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m32-dispose-is-stop-and-wait', version: '0.1.0', reproduces: 'M32: handle.dispose only stops and waits; the agent stays registered' },

@@ -7,7 +7,7 @@
  */
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m33-teardown-keeps-inbox', version: '0.1.0', reproduces: 'M33: disposal leaves pending inbox items without a terminal outcome' },

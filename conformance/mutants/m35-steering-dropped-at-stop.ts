@@ -13,7 +13,7 @@ import type { TurnSteps } from '../../core/driver.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { RunningPhase } from '../../core/phases.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 /** The reference driver's steps, but steering that arrived during turn-stopping is swept away. */
 const BUGGY_STEPS: TurnSteps = {

@@ -10,7 +10,7 @@ import type { AgentOptions, Session } from '../../core/contract.js'
 import { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyAgent extends ReferenceAgent {
   protected override replayLatch(wakeRequested: boolean): void {

@@ -12,7 +12,7 @@ import { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { AgentCancelCause, CancelOptions } from '../../core/contract.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyAgent extends ReferenceAgent {
   override cancel(cause: AgentCancelCause, options: CancelOptions = {}): void {

@@ -9,7 +9,7 @@ import type { AgentOptions, Session } from '../../core/contract.js'
 import { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyAgent extends ReferenceAgent {
   override async whenIdle(): Promise<void> {

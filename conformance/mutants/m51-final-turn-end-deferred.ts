@@ -16,7 +16,7 @@ import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import { isDisposedCause } from '../../core/phases.js'
 import type { RunningPhase } from '../../core/phases.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 /** Per agent, the `turn/end` written lazily. */
 const deferred = new WeakMap<object, () => void>()

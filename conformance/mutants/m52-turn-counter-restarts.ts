@@ -11,7 +11,7 @@ import { ReferenceAgent } from '../../core/agent.js'
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { Transaction } from '../../core/factory/transaction.js'
 import type { ContextImpl } from '../../core/scope/context.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 class BuggyAgent extends ReferenceAgent {
   constructor(session: Session, options: AgentOptions, parentCtx: ContextImpl) {

@@ -9,7 +9,7 @@
 import type { OwnerContext, SessionPreparation } from '../../core/contract.js'
 import { ERRORS } from '../../core/contract.js'
 import { creationAbortReason, fiberDying, ReferenceFactory } from '../../core/factory/reference-factory.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m58-resume-as-fresh', version: '0.1.0', reproduces: 'M58: resume of a persisted exact id creates a fresh session' },

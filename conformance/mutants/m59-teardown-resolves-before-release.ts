@@ -10,7 +10,7 @@
  */
 import { ReferenceFactory } from '../../core/factory/reference-factory.js'
 import type { TeardownTrigger, Transaction } from '../../core/factory/transaction.js'
-import { referenceAdapter } from '../adapter.js'
+import { referenceAdapter } from '../adapters/adapter.js'
 
 export default referenceAdapter(
   { name: 'mutant:m59-teardown-resolves-before-release', version: '0.1.0', reproduces: 'M59: teardown resolves before the id is released' },

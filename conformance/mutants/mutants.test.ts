@@ -7,8 +7,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { DIRECTED_CASES } from '../cases/index.js'
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapter.js'
-import { caseTarget } from '../suite.js'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
+import { caseTarget } from '../certify/certify.js'
 import { runDirected } from './directed.js'
 import type { CaseFailure } from './directed.js'
 import { MUTANTS } from './index.js'

@@ -1,11 +1,11 @@
 import { deepStrictEqual } from 'node:assert/strict'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Program } from '../../sim/program.js'
-import { OPERATION_KINDS, parseProgram, validateProgram } from '../../sim/program.js'
+import type { Program } from '../../sim/program/program.js'
+import { OPERATION_KINDS, parseProgram, validateProgram } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import { random } from '../../sim/strategies/index.js'
-import * as build from '../build.js'
+import * as build from '../../sim/program/build.js'
 import {
   ALL_COVERAGE_KEYS, classifyLog, coverageOf, listenerArbitrary, mergeCoverage, missingCoverage, operationArbitrary,
   persistedLogArbitrary, printProgram, programArbitrary, setupArbitrary,

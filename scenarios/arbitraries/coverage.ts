@@ -6,8 +6,8 @@
  * @module
  */
 import { EVENT_NAMES } from '../../core/contract.js'
-import type { EffectSpec, ListenerSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program.js'
-import { OPERATION_KINDS, PAYLOAD_FILTER_FIELDS } from '../../sim/program.js'
+import type { EffectSpec, ListenerSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
+import { OPERATION_KINDS, PAYLOAD_FILTER_FIELDS } from '../../sim/program/program.js'
 
 const ACTIONS = ['throw', 'reject', 'slow', 'op', 'block'] as const
 const CAUSES = ['user', 'parent', 'hook', 'disposed'] as const

@@ -5,6 +5,10 @@
  *
  * Every piece takes the same {@link ArbitraryOptions} so a user composes them in their own
  * properties: `fc.property(operationArbitrary({ sessions: ['s1'] }), (op) => …)`.
+ *
+ * Longer than 500 lines because the arbitraries are mutually recursive (an action performs an
+ * operation, an operation carries a setup with listeners and effects whose actions perform
+ * operations), bounded by one `depth`; split, each file would import the others in a circle.
  * @module
  */
 import fc from 'fast-check'
@@ -13,8 +17,8 @@ import { EVENT_NAMES } from '../../core/contract.js'
 import type { EventName } from '../../core/contract.js'
 import type {
   Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, PayloadFilter, Program, SetupSpec,
-} from '../../sim/program.js'
-import { OPERATION_KINDS, PAYLOAD_FILTER_EVENTS, PAYLOAD_FILTER_FIELDS, PROGRAM_VERSION, SIGNAL_EVENTS } from '../../sim/program.js'
+} from '../../sim/program/program.js'
+import { OPERATION_KINDS, PAYLOAD_FILTER_EVENTS, PAYLOAD_FILTER_FIELDS, PROGRAM_VERSION, SIGNAL_EVENTS } from '../../sim/program/program.js'
 
 /** An operation kind. */
 export type OperationKind = (typeof OPERATION_KINDS)[number]

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check'
 import type { Arbitrary } from 'fast-check'
-import { OPERATION_KINDS } from '../../sim/program.js'
+import { OPERATION_KINDS } from '../../sim/program/program.js'
 import type { ArbitraryOptions, OperationKind } from './program.js'
 import { DEFAULT_ARBITRARY_OPTIONS } from './program.js'
 

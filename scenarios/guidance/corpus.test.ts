@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Program } from '../../sim/program.js'
+import type { Program } from '../../sim/program/program.js'
 import { createRng } from '../../sim/streams.js'
 import { Corpus } from './corpus.js'
 import { transitionHash } from './transition-table.js'

@@ -15,7 +15,7 @@
  * and an entry's rarity is kept up to date term by term as runs reach its transitions again.
  * @module
  */
-import type { Program } from '../../sim/program.js'
+import type { Program } from '../../sim/program/program.js'
 import type { Rng } from '../../sim/streams.js'
 import { operationSlots } from './mutate.js'
 import { TransitionTable } from './transition-table.js'

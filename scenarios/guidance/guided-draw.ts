@@ -21,11 +21,11 @@
  * workers made it the campaign's bottleneck.
  * @module
  */
-import type { Program } from '../../sim/program.js'
+import type { Program } from '../../sim/program/program.js'
 import { createRng } from '../../sim/streams.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
-import { drawForSeed, scenarioOfSeed } from '../campaign-draw.js'
-import type { Scenario } from '../scenario.js'
+import { drawForSeed, scenarioOfSeed } from '../campaign/draw.js'
+import type { Scenario } from '../catalog/scenario.js'
 import type { Corpus } from './corpus.js'
 import { mutateProgram } from './mutate.js'
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Program } from '../../sim/program.js'
-import { validateProgram } from '../../sim/program.js'
+import type { Program } from '../../sim/program/program.js'
+import { validateProgram } from '../../sim/program/program.js'
 import { createRng } from '../../sim/streams.js'
 import { programArbitrary } from '../arbitraries/index.js'
-import { drawForSeed } from '../campaign-draw.js'
+import { drawForSeed } from '../campaign/draw.js'
 import { MUTATIONS, mutateProgram, operationSlots, REENTRANT_EVENTS } from './mutate.js'
 import type { MutationName } from './mutate.js'
 

@@ -11,14 +11,17 @@
  * Everything is a function of the inputs and the {@link Rng} given; the result always passes
  * `validateProgram` (a mutation that would not is retried, and after a few tries the parent is
  * returned unchanged).
+ *
+ * Longer than 500 lines because it is one table of mutation operators over one program shape,
+ * each a few lines, sharing the helpers that locate and replace a piece of the program.
  * @module
  */
 import fc from 'fast-check'
 import type { Arbitrary } from 'fast-check'
 import type { EventName } from '../../core/contract.js'
 import { EVENT_NAMES } from '../../core/contract.js'
-import type { Action, ActorSpec, ListenerSpec, Operation, Program, SetupSpec } from '../../sim/program.js'
-import { validateProgram } from '../../sim/program.js'
+import type { Action, ActorSpec, ListenerSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
+import { validateProgram } from '../../sim/program/program.js'
 import type { Rng } from '../../sim/streams.js'
 import {
   DEFAULT_ARBITRARY_OPTIONS, listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, setupArbitrary,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { Program } from '../../sim/program.js'
+import type { Program } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import { random } from '../../sim/strategies/index.js'
-import type { Trace } from '../../sim/trace.js'
-import { act, actor, create, dispose, followup, on, program, setup } from '../build.js'
+import type { Trace } from '../../sim/trace/trace.js'
+import { act, actor, create, dispose, followup, on, program, setup } from '../../sim/program/build.js'
 import { stateTransitions } from './state-coverage.js'
 
 async function transitionsOf(p: Program, seed = 1): Promise<string[]> {

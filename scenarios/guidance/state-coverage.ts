@@ -38,7 +38,7 @@
  * apart), which is good enough to tell reentrant shapes from flat ones.
  * @module
  */
-import type { Trace, TraceEntry } from '../../sim/trace.js'
+import type { Trace, TraceEntry } from '../../sim/trace/trace.js'
 
 type Phase = '-' | 'live' | 'gone'
 type Teardown = '-' | 'req' | 'agent' | 'session' | 'done'

@@ -2,7 +2,7 @@
  * The result of one run, as data. Formatting it for humans is another layer's job.
  * @module
  */
-import type { DecisionLog } from '../decision-log.js'
+import type { DecisionLog } from '../trace/decision-log.js'
 
 /** An operation still open when nothing could run any more. */
 export interface BlockedOperation {

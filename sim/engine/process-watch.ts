@@ -19,7 +19,7 @@
  */
 import { AsyncResource, createHook, executionAsyncResource } from 'node:async_hooks'
 import { fileURLToPath } from 'node:url'
-import { realClearTimeout, realSetImmediate } from '../clock.js'
+import { realClearTimeout, realSetImmediate } from '../world/clock.js'
 import type { CrashSource } from './outcome.js'
 
 /**

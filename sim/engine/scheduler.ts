@@ -4,8 +4,8 @@
  * nothing is pending, until the run ends one way or another.
  * @module
  */
-import { VirtualClock } from '../clock.js'
-import { DecisionRecorder } from '../decision-log.js'
+import { VirtualClock } from '../world/clock.js'
+import { DecisionRecorder } from '../trace/decision-log.js'
 import type { PendingPoint, PickContext, Strategy } from '../strategies/strategy.js'
 import { OperationTracker, type OpHandle } from './operations.js'
 import type { BlockedOperation, CrashSource, RunOutcome } from './outcome.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DecisionLog } from '../decision-log.js'
+import type { DecisionLog } from '../trace/decision-log.js'
 import { Scheduler } from '../engine/scheduler.js'
 import type { RunOutcome } from '../engine/outcome.js'
 import { countPreemptions, defaultChoice, guidedReplay } from './guided.js'

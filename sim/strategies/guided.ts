@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Decision, DecisionLog } from '../decision-log.js'
+import type { Decision, DecisionLog } from '../trace/decision-log.js'
 import { notInRun, type PendingPoint, type PickContext, type Strategy } from './strategy.js'
 
 /** How a guided replay matches the log's picks to the pending points. */

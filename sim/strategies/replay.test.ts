@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDecisionLog, parseDecisionLog, type Decision, type DecisionLog } from '../decision-log.js'
+import { formatDecisionLog, parseDecisionLog, type Decision, type DecisionLog } from '../trace/decision-log.js'
 import { Scheduler } from '../engine/scheduler.js'
 import type { RunOutcome } from '../engine/outcome.js'
 import { pct } from './pct.js'

@@ -3,7 +3,7 @@
  * why it no longer fits the code.
  * @module
  */
-import { describeDecision, type DecisionLog } from '../decision-log.js'
+import { describeDecision, type DecisionLog } from '../trace/decision-log.js'
 import { notInRun, type PendingPoint, type Strategy } from './strategy.js'
 
 /**

@@ -33,10 +33,10 @@ if (!values.report) {
 
 const kit = (path) => import(pathToFileURL(join(KIT_ROOT, 'dist', path)).href)
 const { loadAdapter } = await kit('cli/adapter-loader.js')
-const { normalizeAdapter } = await kit('conformance/adapter.js')
-const { shrinkRun } = await kit('scenarios/shrink.js')
-const { readRunFile, toRunFile, writeRunFile } = await kit('sim/run-file.js')
-const { renderTrace } = await kit('sim/trace.js')
+const { normalizeAdapter } = await kit('conformance/adapters/adapter.js')
+const { shrinkRun } = await kit('scenarios/campaign/shrink.js')
+const { readRunFile, toRunFile, writeRunFile } = await kit('sim/trace/run-file.js')
+const { renderTrace } = await kit('sim/trace/trace.js')
 const { runProgram } = await kit('sim/run.js')
 const { replay: strictReplay } = await kit('sim/strategies/index.js')
 const { checkRun } = await kit('conformance/checkers/index.js')
@@ -206,7 +206,7 @@ push(
   '* every **directed case** ran against upstream through the process port (`core/process.ts`), the same cases that',
   '  certify the kit\'s own runtime, including those of the store, registry, inbox operations, initiator scope and',
   '  sessions (`ctx.sessions`, `ctx.agents`, `agent.inbox`, `withInitiator`, events). A case that needs a capability',
-  '  the adapter does not declare in `supports` (`conformance/capabilities.ts`) is skipped, and its clause is',
+  '  the adapter does not declare in `supports` (`conformance/adapters/capabilities.ts`) is skipped, and its clause is',
   '  `unchecked` with that reason unless something else checks it;',
   '* every directed program (under the profile\'s schedules) and every seeded random program ran against upstream, with',
   '  all trace checkers;',

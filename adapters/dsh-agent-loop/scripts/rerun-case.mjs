@@ -16,9 +16,9 @@ const HERE = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const KIT_ROOT = resolve(HERE, '..', '..')
 const kit = (path) => import(pathToFileURL(join(KIT_ROOT, 'dist', path)).href)
 const { loadAdapter } = await kit('cli/adapter-loader.js')
-const { normalizeAdapter } = await kit('conformance/adapter.js')
+const { normalizeAdapter } = await kit('conformance/adapters/adapter.js')
 const { DIRECTED_CASES, caseTitle } = await kit('conformance/cases/index.js')
-const { runCase, caseTarget } = await kit('conformance/suite.js')
+const { runCase, caseTarget } = await kit('conformance/certify/certify.js')
 
 const title = process.argv[2]
 const found = DIRECTED_CASES.find((c) => caseTitle(c) === title)

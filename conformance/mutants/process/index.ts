@@ -6,7 +6,7 @@
  * (`process-mutants.test.ts`) requires `certify --profile quick` to catch every one, naming a clause.
  * @module
  */
-import type { Adapter } from '../../adapter.js'
+import type { Adapter } from '../../adapters/adapter.js'
 import p01 from './p01-enter-announces.js'
 import p02 from './p02-enter-skips-id-check.js'
 import p03 from './p03-announce-twice.js'

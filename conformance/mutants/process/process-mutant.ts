@@ -10,7 +10,7 @@ import { installReferenceFactory } from '../../../core/factory/reference-factory
 import { kitProcess } from '../../../core/process.js'
 import type { ProcessFactory } from '../../../core/process.js'
 import type { Root } from '../../../core/root.js'
-import type { Adapter } from '../../adapter.js'
+import type { Adapter } from '../../adapters/adapter.js'
 
 /** What a mutant may change in one booted process. */
 export interface ProcessParts {

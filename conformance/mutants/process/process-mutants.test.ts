@@ -4,7 +4,7 @@
  * clause, and prints the score. The unmutated kit process passes (`cases/reference.test.ts`).
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { certify } from '../../suite.js'
+import { certify } from '../../certify/certify.js'
 import { PROCESS_MUTANTS } from './index.js'
 
 const caught = new Map<string, { clause: string; via: string; ms: number }>()

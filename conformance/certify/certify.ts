@@ -1,0 +1,260 @@
+/**
+ * The conformance suite (design.md concept 6): for each clause group, the directed cases of
+ * `cases/` (run through the process port, for factory and process adapters alike) and the directed programs of `programs.ts` run under many schedules, plus seeded
+ * random programs, all checked by the trace checkers. `certify` returns a report per clause; a
+ * failure carries its seed, program, decision log and a one-line replay command.
+ *
+ * The work is planned as independent units (`certify-plan.ts`), each run to a verdict that charges
+ * whatever the code under test does (a hang, a crash, a throw of any value) to a clause
+ * (`certify-unit.ts`), in this process or in terminable worker threads (`certify-worker.ts`), and
+ * merged by unit index, so the certificate is the same whatever ran it. A certificate passes only
+ * when every planned unit ran and nothing failed. Each failing clause whose counterexample is a
+ * simulated run is then shrunk, in a second round of units (`certify-shrink.ts`).
+ * @module
+ */
+import { join, resolve } from 'node:path'
+import { createRoot } from '../../core/root.js'
+import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
+import { runUnits } from '../../sim/pool/run-units.js'
+import { settleOrHang } from '../../sim/pool/settle-or-hang.js'
+import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
+import type { Adapter, NormalizedAdapter, Supports } from '../adapters/adapter.js'
+import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
+import type { CertifyPlan, CertifyUnit, Profile } from './plan.js'
+import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './unit.js'
+import type { UnitEnv, UnitVerdict } from './unit.js'
+import { lostShrinkVerdict, runShrinkUnit, runShrinks, shrinkTimeoutMs, shrinkUnits } from './shrink.js'
+import type { ShrinkUnit } from './shrink.js'
+import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Report } from './report.js'
+import type { CertifyWorkerInit } from './worker.js'
+import { CHECKED_CLAUSES } from '../checkers/index.js'
+import { CLAUSES } from '../clauses/clauses.js'
+
+export { PROFILES, CertifyOptionError, clauseKey, strategyFor }
+export { caseSkipReason, caseTarget, runCase } from './case-runner.js'
+export type { Profile }
+export type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Progress, Report } from './report.js'
+
+/** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
+export const DEFAULT_MAX_LOST_UNITS = 5
+
+/** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
+const COSTLY_HANG_MS = 1_000
+
+/** The suite's version (reported with every certificate). */
+export const SUITE_VERSION = '0.1.0'
+
+/** Certify an adapter: every clause's verdict, with a replayable counterexample per failure. */
+export async function certify(adapterInput: Adapter, options: CertifyOptions = {}): Promise<Report> {
+  const started = performance.now()
+  const adapter = normalizeAdapter(adapterInput, options.adapterModule ?? 'adapter')
+  const plan = planCertify(adapter, options)
+  const unitTimeoutMs = options.unitTimeoutMs ?? DEFAULT_UNIT_TIMEOUT_MS
+  if (!(unitTimeoutMs > 0)) throw new CertifyOptionError(`unitTimeoutMs must be a positive number of milliseconds, got ${String(unitTimeoutMs)}`)
+  const workers = options.workers
+  if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) throw new CertifyOptionError(`workers must be an integer >= 1, got ${String(workers)}`)
+  await probeInstall(adapter, options.adapterModule ?? adapter.name)
+  const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
+  const env: UnitEnv = { adapter, plan, outDir, unitTimeoutMs, ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }
+  const progress = options.onProgress ?? (() => undefined)
+  progress({ kind: 'phase', phase: 'directed cases', total: plan.units.length })
+  const failedClauses = new Set<string>()
+  const maxLost = options.maxLostUnits ?? DEFAULT_MAX_LOST_UNITS
+  let lost = 0
+  let done = 0
+  let stopReason: string | undefined
+  const shouldStop = (): boolean => {
+    if (options.failFast === true && failedClauses.size > 0) return true
+    stopReason ??= options.shouldStop?.()
+    if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs or livelocks the watchdog stopped), so the rest were not run`
+    return stopReason !== undefined
+  }
+  // With `only`, a run's violations of other clauses are not reported, so they must not stop it either.
+  const reported = (key: string): boolean => !plan.only || key.startsWith('X-RUN ') || plan.only.includes(Number(/\d+$/.exec(key)?.[0]))
+  const onVerdict = (_: number, verdict: UnitVerdict): void => {
+    // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do.
+    if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS) lost++
+    for (const f of verdict.failures) if (reported(f.key)) failedClauses.add(f.key)
+    progress({ kind: 'tick', done: ++done, total: plan.units.length, failures: failedClauses.size })
+  }
+  let run
+  let shrunk = new Map<string, Failure>()
+  // Shrink unless stopped by a signal or a deadline (a fail-fast stop still reports its one failure shrunk).
+  const toShrink = (verdicts: readonly (UnitVerdict | undefined)[]): ShrinkUnit[] => {
+    const units = options.shrink === false || stopReason !== undefined ? [] : shrinkUnits(plan, verdicts)
+    if (units.length > 0) progress({ kind: 'phase', phase: 'shrinking', total: units.length })
+    return units
+  }
+  const stopShrinking = (): boolean => (stopReason ??= options.shouldStop?.()) !== undefined
+  if (workers === undefined) {
+    run = await runUnits(plan.units, (unit) => runCertifyUnit(env, unit), { concurrency: 1, shouldStop, onVerdict })
+    shrunk = await runShrinks(toShrink(run.verdicts), (unit) => runShrinkUnit(env, unit), { concurrency: 1, shouldStop: stopShrinking })
+  } else {
+    if (options.adapterModule === undefined && adapterInput !== REFERENCE_ADAPTER) {
+      throw new CertifyOptionError('workers need adapterModule: the module path each worker thread imports the adapter from')
+    }
+    const init: CertifyWorkerInit = { ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}), plan: planOptions(options), outDir, unitTimeoutMs }
+    const pool = new WorkerPool<CertifyUnit | ShrinkUnit, UnitVerdict>({
+      size: workers, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
+      // The pool's own watchdog backs up the in-worker one (which a synchronous livelock starves).
+      unitTimeoutMs: unitTimeoutMs + 2_000,
+    })
+    try {
+      run = await runUnits(plan.units, async (unit) => {
+        const outcome = await pool.run(unit)
+        if (outcome.kind === 'done') return outcome.result
+        if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
+        throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
+      }, { concurrency: workers, shouldStop, onVerdict })
+      const found = run.verdicts
+      shrunk = await runShrinks(toShrink(found), async (unit) => {
+        const outcome = await pool.run(unit, shrinkTimeoutMs(unitTimeoutMs) + 2_000)
+        if (outcome.kind === 'done') return outcome.result
+        if (outcome.kind === 'lost') return lostShrinkVerdict(firstFailure(found, unit.key), unit, outcome.reason, outcome.detail)
+        throw outcome.error
+      }, { concurrency: workers, shouldStop: stopShrinking })
+    } finally {
+      await pool.close()
+    }
+  }
+  const incomplete = run.stopped && stopReason !== undefined ? stopReason : undefined
+  return buildReport(adapter, plan, run.verdicts, shrunk, {
+    durationMs: Math.round(performance.now() - started), ran: run.ran,
+    ...(incomplete ? { incomplete } : {}),
+    ...(options.adapterModule ? { module: options.adapterModule } : {}),
+  })
+}
+
+/** The options a worker re-plans from (the plan itself is rebuilt there, deterministically). */
+function planOptions(options: CertifyOptions): CertifyWorkerInit['plan'] {
+  return { ...(options.profile ? { profile: options.profile } : {}), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.only ? { only: options.only } : {}) }
+}
+
+
+/** The first failure of `key` in unit order (the one the certificate reports). */
+function firstFailure(verdicts: readonly (UnitVerdict | undefined)[], key: string): Failure | undefined {
+  for (const v of verdicts) for (const f of v?.failures ?? []) if (f.key === key) return f.failure
+  return undefined
+}
+
+/** Merge unit verdicts (by unit index) into the certificate; `shrunk` replaces a clause's failure by its shrink. */
+function buildReport(
+  adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[], shrunk: ReadonlyMap<string, Failure>,
+  meta: { durationMs: number; ran: number; incomplete?: string; module?: string },
+): Report {
+  const failures = new Map<string, Failure>()
+  const caseFailures = new Map<string, Failure>()
+  const byCase = new Set<number>()
+  const checks = new Map<number, number>()
+  const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
+  let runs = 0
+  let cases = 0
+  for (const verdict of verdicts) {
+    if (verdict === undefined || verdict.kind === 'skipped') continue
+    if (verdict.kind === 'case') {
+      cases++
+      count(verdict.clause!)
+      byCase.add(verdict.clause!)
+    } else {
+      runs++
+      for (const clause of CHECKED_CLAUSES) count(clause)
+    }
+    for (const f of verdict.failures) {
+      if (verdict.kind === 'case' && !caseFailures.has(f.key)) caseFailures.set(f.key, f.failure)
+      // A simulated counterexample replaces a case's as the clause's failure (it replays and shrinks).
+      const before = failures.get(f.key)
+      if (!before || (before.via === 'directed case' && verdict.kind === 'run')) failures.set(f.key, f.failure)
+    }
+  }
+  const byProgram = new Set(plan.programs.flatMap((p) => p.clauses ?? []))
+  const wanted = (clause: number): boolean => !plan.only || plan.only.includes(clause)
+  const clauses: ClauseResult[] = CLAUSES.filter((c) => c.group === 'X-RUN' ? plan.simulate : wanted(c.clause)).map((c) => {
+    const key = `${c.group} ${c.clause}`
+    const failure = shrunk.get(key) ?? failures.get(key)
+    const caseFailure = caseFailures.get(key)
+    const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
+    const checkedBy: CheckedBy[] = []
+    if (byCase.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('case')
+    if (runs > 0 && byProgram.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('program')
+    if (runs > 0 && (c.group === 'X-RUN' || CHECKED_CLAUSES.includes(c.clause))) checkedBy.push('checker')
+    const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
+    const reason = status === 'unchecked' ? plan.skipped.get(c.clause) ?? 'no directed case, program or checker covers it' : undefined
+    return {
+      key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy,
+      ...(reason ? { reason } : {}), ...(failure ? { failure } : {}), ...(caseFailure && caseFailure !== failure ? { caseFailure } : {}),
+    }
+  })
+  const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
+  const complete = meta.incomplete === undefined && meta.ran === plan.units.length
+  return {
+    suite: { version: SUITE_VERSION },
+    adapter: {
+      name: adapter.name, version: adapter.version, supports: adapter.supports,
+      ...(adapter.reproduces ? { reproduces: adapter.reproduces } : {}), ...(meta.module ? { module: meta.module } : {}),
+    },
+    profile: plan.profile.name,
+    seed: plan.seed,
+    runs,
+    directedCases: cases,
+    durationMs: meta.durationMs,
+    clauses,
+    complete,
+    ...(complete ? {} : { incomplete: meta.incomplete ?? `only ${meta.ran} of ${plan.units.length} units ran` }),
+    units: { planned: plan.units.length, ran: meta.ran },
+    passed: failing.length === 0 && complete,
+    failing,
+  }
+}
+
+/**
+ * Install the adapter once into a throwaway process, so an adapter that throws on install or does
+ * not register a factory is reported as such, not as a hundred failing clauses.
+ */
+async function probeInstall(adapter: NormalizedAdapter, source: string): Promise<void> {
+  if (adapter.foreign) return probeProcess(adapter, source)
+  const root = createRoot({ warn: () => undefined })
+  try {
+    const installed = adapter.installFactory(root.ctx)
+    const factory = root.registry.factory as unknown
+    if (!factory) {
+      throw new AdapterError(`${source}: install(world) returned without registering a factory; call world.ctx.agents.setFactory(factory) (or use factoryAdapter/referenceAdapter)`)
+    }
+    await awaitProbeTeardown(() => installed.unload())
+  } finally {
+    await awaitProbeTeardown(() => root.shutdown())
+    root.abandon()
+  }
+}
+
+/**
+ * How long the probe waits for its throwaway process to unload (less if the event loop drains first).
+ * A runtime whose unload never settles is not an adapter error: the probe moves on and the watched
+ * cases charge the hang to a clause (waiting unwatched here ended certify as "the event loop went
+ * idle", naming nothing).
+ */
+const PROBE_TEARDOWN_MS = 2_000
+
+/** Await a probe's teardown under the watchdogs of {@link settleOrHang}: a rejection propagates, a hang is left to the cases. */
+async function awaitProbeTeardown(teardown: () => Promise<unknown>): Promise<void> {
+  const settled = await settleOrHang(teardown, { timeoutMs: PROBE_TEARDOWN_MS })
+  if (settled.kind === 'rejected') throw settled.error
+}
+
+/** Boot a process adapter once outside the simulator and check it exposes the registries. */
+async function probeProcess(adapter: NormalizedAdapter, source: string): Promise<void> {
+  const handle = await adapter.processFactory({
+    now: () => 0, newId: (kind) => `${kind}-probe`, warn: () => undefined, checkpoint: () => Promise.resolve(),
+    model: { call: async () => ({ text: 'probe' }) }, disk: new Map(),
+  })
+  try {
+    if (typeof handle?.ctx?.agents?.create !== 'function' || typeof handle.ctx.sessions?.list !== 'function') {
+      throw new AdapterError(`${source}: process(services) must return a handle whose ctx exposes agents and sessions`)
+    }
+    for (const method of ['observe', 'owner', 'unloadFactory', 'shutdown', 'abandon'] as const) {
+      if (typeof handle[method] !== 'function') throw new AdapterError(`${source}: process(services) returned a handle without ${method}()`)
+    }
+    await awaitProbeTeardown(() => handle.shutdown())
+  } finally {
+    handle?.abandon?.()
+  }
+}

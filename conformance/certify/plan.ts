@@ -1,0 +1,116 @@
+/**
+ * What a certification will run, decided up front and deterministically from the adapter's manifest
+ * and the options: the directed cases, the directed programs under their schedules and the random
+ * programs, as a list of independent **units**. Units run in any order, in this process or in
+ * workers; their verdicts are merged by unit index, so the certificate does not depend on how many
+ * workers ran them.
+ * @module
+ */
+import { caseSkipReason } from './case-runner.js'
+import { DIRECTED_CASES } from '../cases/index.js'
+import type { DirectedCase } from '../cases/index.js'
+import type { NormalizedAdapter } from '../adapters/adapter.js'
+import { CHECKED_CLAUSES } from '../checkers/index.js'
+import { CLAUSES } from '../clauses/clauses.js'
+import { DIRECTED_PROGRAMS } from '../programs/directed-programs.js'
+import type { DirectedProgram } from '../programs/directed-programs.js'
+
+/** How hard to look. */
+export interface Profile {
+  readonly name: 'quick' | 'thorough'
+  /** Schedules per directed program. */
+  readonly schedules: number
+  /** Seeded random programs (one schedule each). */
+  readonly randomPrograms: number
+}
+
+/** The two profiles. */
+export const PROFILES: Readonly<Record<Profile['name'], Profile>> = {
+  quick: { name: 'quick', schedules: 24, randomPrograms: 200 },
+  thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500 },
+}
+
+/** Default wall-clock budget of one directed case or one simulated run. */
+export const DEFAULT_UNIT_TIMEOUT_MS = 10_000
+
+/** One independent piece of a certification. */
+export type CertifyUnit =
+  | { readonly kind: 'case'; readonly index: number }
+  | { readonly kind: 'program'; readonly index: number; readonly k: number }
+  | { readonly kind: 'random'; readonly k: number }
+
+/** The options a plan is made from (validated). */
+export interface PlanOptions {
+  readonly profile?: string
+  readonly seed?: number
+  readonly only?: readonly (string | number)[]
+}
+
+/** A certification's work, decided before anything runs. */
+export interface CertifyPlan {
+  readonly profile: Profile
+  readonly seed: number
+  /** Clause numbers asked for with `only` (undefined: all). */
+  readonly only: readonly number[] | undefined
+  readonly cases: readonly DirectedCase[]
+  /** Clauses with a directed case this adapter cannot run, and why (a missing capability, no resume). */
+  readonly skipped: ReadonlyMap<number, string>
+  readonly programs: readonly DirectedProgram[]
+  /** Whether simulated runs are part of the plan (not when `only` names no clause a checker covers). */
+  readonly simulate: boolean
+  readonly units: readonly CertifyUnit[]
+}
+
+/** A certify option is out of range; the message names the option and what was expected. */
+export class CertifyOptionError extends RangeError {
+  override readonly name = 'CertifyOptionError'
+}
+
+const KEYS = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [`${c.group} ${c.clause}`, c.clause]))
+const NUMBERS = new Set(KEYS.values())
+
+/** The §9 number an `only` entry names (`"AGENT-ATOMIC-TEST 64"`, `"64"` or `64`); throws naming an unknown one. */
+export function clauseNumberOf(entry: string | number): number {
+  if (typeof entry === 'number' || /^\s*\d+\s*$/.test(entry)) {
+    const n = Number(entry)
+    if (NUMBERS.has(n)) return n
+    throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}: clause numbers run from 1 to ${Math.max(...NUMBERS)}; \`dsh-kit list\` prints them`)
+  }
+  const key = entry.trim().replace(/\s+/g, ' ')
+  const n = KEYS.get(key) ?? KEYS.get(key.toUpperCase())
+  if (n !== undefined) return n
+  const number = /(\d+)$/.exec(key)?.[1]
+  const hint = number !== undefined && NUMBERS.has(Number(number)) ? `; clause ${number} is ${[...KEYS].find(([, v]) => v === Number(number))![0]}` : ''
+  throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}${hint}; expected "<GROUP> <n>" or a number, as \`dsh-kit list\` prints them`)
+}
+
+/** Plan a certification of `adapter`; throws {@link CertifyOptionError} for bad options. */
+export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {}): CertifyPlan {
+  const profileName = options.profile ?? 'quick'
+  if (profileName !== 'quick' && profileName !== 'thorough') throw new CertifyOptionError(`profile must be "quick" or "thorough", got ${JSON.stringify(profileName)}`)
+  const profile = PROFILES[profileName]
+  const seed = options.seed ?? 0
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new CertifyOptionError(`seed must be a non-negative integer, got ${String(seed)}`)
+  if (options.only !== undefined && (!Array.isArray(options.only) || options.only.length === 0)) throw new CertifyOptionError('only must be a non-empty list of clauses')
+  const only = options.only?.map(clauseNumberOf)
+  const wanted = (clause: number): boolean => !only || only.includes(clause)
+  // Directed cases run through the process port, for factory and process adapters alike; a case
+  // needing a capability the process lacks is skipped, and its reason kept for the clause.
+  const skipped = new Map<number, string>()
+  const cases = DIRECTED_CASES.filter((c) => {
+    if (!wanted(c.clause)) return false
+    const reason = caseSkipReason(c, adapter.supports)
+    if (reason && !skipped.has(c.clause)) skipped.set(c.clause, reason)
+    return reason === undefined
+  })
+  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
+  // A program that resumes needs resume; one that crashes its process needs the `crash` capability.
+  const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => {
+    const text = JSON.stringify(p.program)
+    return (adapter.supports.resume || !text.includes('"resume"')) && (adapter.supports.crash || !text.includes('"op":"crash"'))
+  }) : []
+  const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
+  programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
+  if (simulate) for (let k = 0; k < profile.randomPrograms; k++) units.push({ kind: 'random', k })
+  return { profile, seed, only, cases, skipped, programs, simulate, units }
+}

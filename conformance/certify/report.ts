@@ -1,0 +1,146 @@
+/**
+ * The records of a certification: its options, its progress events, and the certificate itself
+ * (every clause's verdict, each failure with its replay and shrink). Types only, shared by the
+ * certify machinery (`certify.ts`, `unit.ts`, `shrink.ts`, `worker.ts`) and everything that reads a
+ * certificate, so none of them imports another for a type.
+ * @module
+ */
+import type { Program } from '../../sim/program/program.js'
+import type { RunSize } from '../../sim/shrink.js'
+import type { Supports } from '../adapters/adapter.js'
+import type { Profile } from './plan.js'
+
+/** Progress events while certifying. */
+export type Progress =
+  | { kind: 'phase'; phase: 'directed cases' | 'directed programs' | 'random programs' | 'shrinking'; total: number }
+  | { kind: 'tick'; done: number; total: number; failures: number }
+
+/** Options of {@link certify}. */
+export interface CertifyOptions {
+  readonly profile?: Profile['name']
+  /** Where failing runs are saved as replayable run files (default `.dsh-kit/failures`). */
+  readonly outDir?: string
+  /**
+   * The adapter module path as the user named it; recorded in run files and replay commands, and
+   * what worker threads import (see `workers`).
+   */
+  readonly adapterModule?: string
+  readonly onProgress?: (progress: Progress) => void
+  /** Base seed of the schedules and random programs (default 0). */
+  readonly seed?: number
+  /** Stop at the first failing clause (mutation testing: "is it caught, and by what?"). */
+  readonly failFast?: boolean
+  /**
+   * Shrink each failing clause's simulated counterexample before reporting it, as fuzz does
+   * (default true); the report then gives the shrunk run first and the run as found after it.
+   */
+  readonly shrink?: boolean
+  /** Only these clauses (`"AGENT-ATOMIC-TEST 64"` or `64`): their directed cases, and the runs only if a checker covers one. */
+  readonly only?: readonly (string | number)[]
+  /**
+   * Run the units in this many worker threads, each terminable by a watchdog (a unit that
+   * livelocks synchronously or exhausts memory is charged to its clause). Needs `adapterModule`
+   * unless the adapter is the built-in reference. Default: in this thread, where only hangs that
+   * leave the event loop idle or busy are caught (a synchronous livelock cannot be interrupted).
+   */
+  readonly workers?: number
+  /** Wall-clock budget of one directed case or simulated run (default 10 s). */
+  readonly unitTimeoutMs?: number
+  /** Asked between units: a reason stops the certification, which is then reported incomplete. */
+  readonly shouldStop?: () => string | undefined
+  /**
+   * After this many units never finished (hangs and livelocks a watchdog had to stop, each costing
+   * its timeout), the rest are not run: the certificate fails, incomplete, instead of taking hours
+   * on a factory that livelocks everywhere (default 5).
+   */
+  readonly maxLostUnits?: number
+}
+
+/** The first counterexample found for a clause. */
+export interface Failure {
+  readonly message: string
+  readonly via: 'directed case' | 'directed program' | 'random program'
+  readonly caseTitle?: string
+  readonly programName?: string
+  readonly program?: Program
+  readonly strategy?: string
+  readonly seed?: number
+  readonly decisions?: number
+  readonly runFile?: string
+  readonly replay?: string
+  readonly timeline?: string
+  /**
+   * A simulated failure's shrink: when `shrink.shrunk`, the fields above (`program`, `decisions`,
+   * `runFile`, `replay`, `timeline`, `message`) describe the shrunk run, while `programName`,
+   * `strategy` and `seed` still say how it was found; `shrink.original` is the run as found.
+   */
+  readonly shrink?: FailureShrink
+}
+
+/** The verdict on one clause. */
+export interface ClauseResult {
+  readonly key: string
+  readonly group: string
+  readonly clause: number
+  readonly title: string
+  /**
+   * `unchecked`: no directed case, program or checker checked it on this adapter (`reason` says
+   * why). The kit's own unit tests never count as a check of a runtime: every clause about the
+   * store, registry, inbox, initiator or sessions has a directed case run through the process port.
+   */
+  readonly status: 'pass' | 'fail' | 'unchecked'
+  /** Directed cases plus runs that checked it. */
+  readonly checks: number
+  /** What checked it (empty when unchecked). */
+  readonly checkedBy: readonly CheckedBy[]
+  /** Why it is unchecked: e.g. `needs capability scopeMinting`. */
+  readonly reason?: string
+  /** The clause's counterexample: a simulated run's when one failed it (it replays and shrinks), else a directed case's. */
+  readonly failure?: Failure
+  /** When a simulated run failed the clause too, the directed case's failure. */
+  readonly caseFailure?: Failure
+}
+
+/** How a clause was checked: by a directed case, a directed program aimed at it, or a trace checker over the simulated runs. */
+export type CheckedBy = 'case' | 'program' | 'checker'
+
+/** A certificate. */
+export interface Report {
+  readonly suite: { readonly version: string }
+  readonly adapter: { readonly name: string; readonly version: string; readonly supports: Supports; readonly reproduces?: string; readonly module?: string }
+  readonly profile: Profile['name']
+  readonly seed: number
+  readonly runs: number
+  readonly directedCases: number
+  readonly durationMs: number
+  readonly clauses: readonly ClauseResult[]
+  /** Every planned unit ran. */
+  readonly complete: boolean
+  /** Why not (a stop, a deadline, an interrupt), when `complete` is false. */
+  readonly incomplete?: string
+  /** Units planned and units that ran. */
+  readonly units: { readonly planned: number; readonly ran: number }
+  /** No clause failed and the certification completed. */
+  readonly passed: boolean
+  /** Keys of failing clauses. */
+  readonly failing: readonly string[]
+}
+
+/** How a simulated failure was shrunk (see {@link Failure.shrink}). */
+export interface FailureShrink {
+  /**
+   * The failure's program, decisions and run file are the shrunk run's. `false`: shrinking did not
+   * apply (the failure did not reproduce under a guided replay, or the shrink was cut short: see
+   * `note`) and the failure is the run as found.
+   */
+  readonly shrunk: boolean
+  /** Runs the shrink spent. */
+  readonly runs: number
+  /** The run as found and as reported, measured (absent when the shrink could not finish). */
+  readonly before?: RunSize
+  readonly after?: RunSize
+  /** The run as found. */
+  readonly original: { readonly program: Program; readonly decisions: number; readonly runFile?: string; readonly replay?: string }
+  /** Why the failure was not shrunk, when it was not. */
+  readonly note?: string
+}

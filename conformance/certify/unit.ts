@@ -1,0 +1,190 @@
+/**
+ * Running one unit of a certification (a directed case, or one simulated run) and turning how it
+ * ended into a verdict: the clauses it checked and, per violated clause, a replayable failure.
+ * A unit never hangs its caller and never throws for what the code under test does: a hang, a
+ * crash, a non-Error throw or an unhandled rejection is charged to the clause being checked.
+ * @module
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { caseTarget, runGuardedCase } from './case-runner.js'
+import { caseTitle } from '../cases/index.js'
+import type { DirectedCase } from '../cases/index.js'
+import type { Program } from '../../sim/program/program.js'
+import { runProgram } from '../../sim/run.js'
+import type { RunResult } from '../../sim/run.js'
+import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
+import { pct, random } from '../../sim/strategies/index.js'
+import type { Strategy } from '../../sim/strategies/index.js'
+import { renderTrace } from '../../sim/trace/trace.js'
+import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
+import { printValue } from '../../sim/pool/errors.js'
+import type { LostReason } from '../../sim/pool/worker-pool.js'
+import { REFERENCE_ADAPTER } from '../adapters/adapter.js'
+import type { NormalizedAdapter } from '../adapters/adapter.js'
+import type { CertifyPlan, CertifyUnit } from './plan.js'
+import { checkRun } from '../checkers/index.js'
+import type { Violation } from '../checkers/index.js'
+import { CLAUSES } from '../clauses/clauses.js'
+import { captureProcessFaults } from './process-faults.js'
+import { randomProgram } from '../programs/random-programs.js'
+import type { Failure } from './report.js'
+
+/** What one unit found. */
+export interface UnitVerdict {
+  /**
+   * A simulated run (it counts one check of every checker-covered clause), a directed case, or a
+   * shrink of a failure found earlier (`certify-shrink.ts`: it counts no check).
+   */
+  readonly kind: 'run' | 'case' | 'skipped' | 'shrunk'
+  /** The case's clause (cases only). */
+  readonly clause?: number
+  /** The first failure per clause key this unit found, in the order found. */
+  readonly failures: readonly { readonly key: string; readonly failure: Failure }[]
+  /** The unit never finished: a watchdog stopped it (a hang or livelock) after this many ms. */
+  readonly hungMs?: number
+}
+
+/** Everything a unit needs besides the unit itself. */
+export interface UnitEnv {
+  readonly adapter: NormalizedAdapter
+  readonly plan: CertifyPlan
+  /** Where failing runs are saved (absolute). */
+  readonly outDir: string
+  /** The adapter module as the user named it (recorded in run files and commands). */
+  readonly adapterModule?: string
+  readonly unitTimeoutMs: number
+  readonly keepAlive?: { ref(): void; unref(): void }
+}
+
+/** The strategy of schedule `k`: alternating random and pct d=1..3. */
+export function strategyFor(k: number, seed: number): Strategy {
+  const s = seed + k
+  switch (k % 4) {
+    case 0: return random({ seed: s })
+    case 1: return pct({ seed: s, depth: 1 })
+    case 2: return pct({ seed: s, depth: 2 })
+    default: return pct({ seed: s, depth: 3 })
+  }
+}
+
+const KEY_BY_CLAUSE = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, `${c.group} ${c.clause}`]))
+
+/** The canonical key of a §9 clause number. */
+export function clauseKey(clause: number): string {
+  return KEY_BY_CLAUSE.get(clause) ?? `? ${clause}`
+}
+
+/** The X-RUN key a run that never finished is charged to. */
+const LIVELOCK_KEY = 'X-RUN 2'
+
+/**
+ * The `--adapter` of a printed command: the module as named, or (certifying an adapter object with
+ * no module, as the vitest face does) a placeholder naming the adapter, never nothing: a command
+ * without it would rerun the reference factory and pass.
+ */
+function adapterArg(env: { adapterModule?: string; adapter?: { name: string } }): string {
+  if (env.adapterModule) return ` --adapter ${env.adapterModule}`
+  if (env.adapter && env.adapter.name !== REFERENCE_ADAPTER.name) return ` --adapter <the module exporting adapter "${env.adapter.name}">`
+  return ''
+}
+
+/** The command that reruns one clause's directed cases. */
+export function caseRerun(env: { adapterModule?: string; adapter?: { name: string } }, key: string): string {
+  return `npx dsh-kit certify${adapterArg(env)} --only "${key}"`
+}
+
+/** Run one unit to its verdict. */
+export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<UnitVerdict> {
+  if (unit.kind === 'case') return runCase(env, env.plan.cases[unit.index]!)
+  const { program, name, via, allowDeadlock } = programOf(env, unit)
+  if (program === undefined) return { kind: 'skipped', failures: [] }
+  const k = unit.k
+  const strategy = strategyFor(k, env.plan.seed)
+  strategy.beginRun()
+  const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+  if (settled.kind === 'rejected') throw settled.error // the kit's own failure (a harness error), not the adapter's
+  if (settled.kind === 'hang') {
+    return { kind: 'run', hungMs: settled.afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
+  }
+  const result = settled.value
+  const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+  const failures: { key: string; failure: Failure }[] = []
+  for (const v of violations) {
+    if (failures.some((f) => f.key === v.key)) continue
+    failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, env.plan.seed + k) })
+  }
+  return { kind: 'run', failures }
+}
+
+/** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */
+export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapter'>, unit: CertifyUnit, reason: LostReason, detail: string, afterMs: number): UnitVerdict {
+  const why = reason === 'crash' ? `crashed: ${detail}` : detail
+  if (unit.kind === 'case') {
+    const c = env.plan.cases[unit.index]!
+    const key = clauseKey(c.clause)
+    return { kind: 'case', clause: c.clause, hungMs: afterMs, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
+  }
+  return { kind: 'run', hungMs: afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
+}
+
+function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
+  const { program, name, via } = programOf(env, unit)
+  const strategy = strategyFor(unit.k, env.plan.seed)
+  return {
+    message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}),
+    strategy: strategy.name, seed: env.plan.seed + unit.k,
+  }
+}
+
+/** The program of a simulated unit, its name, how the report names its source, and whether it may deadlock. */
+export function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'adapter'>>, unit: Exclude<CertifyUnit, { kind: 'case' }>): { program: Program | undefined; name: string; via: Failure['via']; allowDeadlock: boolean } {
+  if (unit.kind === 'program') {
+    const p = env.plan.programs[unit.index]!
+    return { program: p.program, name: p.name, via: 'directed program', allowDeadlock: p.hangs === true }
+  }
+  const seed = env.plan.seed + unit.k
+  const program = randomProgram(seed)
+  const name = program.name ?? `random ${seed}`
+  const skip = env.adapter !== undefined && !env.adapter.supports.resume && JSON.stringify(program).includes('"resume"')
+  return { program: skip ? undefined : program, name, via: 'random program', allowDeadlock: false }
+}
+
+async function runCase(env: UnitEnv, c: DirectedCase): Promise<UnitVerdict> {
+  const key = clauseKey(c.clause)
+  const { settled, faults } = await captureProcessFaults(() => settleOrHang(() => runGuardedCase(c, caseTarget(env.adapter)), {
+    timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}),
+  }))
+  let message: string | undefined
+  if (settled.kind === 'hang') message = `the directed case ${describeHang(settled)}`
+  else if (settled.kind === 'rejected') message = settled.error instanceof Error ? settled.error.message : `the case failed with a non-Error value: ${printValue(settled.error)}`
+  if (message === undefined && faults.length > 0) message = `the implementation ${faults[0]!}`
+  else if (message !== undefined && faults.length > 0) message = `${message} (and the implementation ${faults[0]!})`
+  const failures = message === undefined ? [] : [{ key, failure: { message, via: 'directed case' as const, caseTitle: caseTitle(c), replay: caseRerun(env, key) } }]
+  return { kind: 'case', clause: c.clause, failures, ...(settled.kind === 'hang' ? { hungMs: settled.afterMs } : {}) }
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+}
+
+/** Where the run file of a failure of `key` found by program `name` at `seed` goes (`suffix`: `-shrunk` for its shrunk run). */
+export function failureRunFile(env: Pick<UnitEnv, 'outDir' | 'adapter'>, key: string, name: string, seed: number, suffix = ''): string {
+  return join(env.outDir, slug(env.adapter.name), `${slug(key)}-${slug(name)}-${seed}${suffix}.json`)
+}
+
+/** The replay command of a saved run (carrying `--adapter` when one was named). */
+export function replayCommand(env: Pick<UnitEnv, 'adapterModule'>, file: string): string {
+  return `npx dsh-kit replay ${file}${adapterArg(env as UnitEnv)}`
+}
+
+/** Save a failing run as a run file (recording the adapter) and describe it as a {@link Failure}. */
+export function saveFailure(env: UnitEnv, v: Violation, result: RunResult, program: Program, name: string, via: Failure['via'], strategy: string, seed: number, suffix = ''): Failure {
+  const file = failureRunFile(env, v.key, name, seed, suffix)
+  mkdirSync(dirname(file), { recursive: true })
+  writeRunFile(file, toRunFile(program, result, { ...(env.adapterModule ? { adapter: env.adapterModule } : {}), adapterName: `${env.adapter.name}@${env.adapter.version}`, violations: [{ clause: v.key, message: v.message }] }))
+  return {
+    message: v.message, via, programName: name, program, strategy, seed, decisions: result.decisions.decisions.length,
+    runFile: file, replay: replayCommand(env, file), timeline: renderTrace(result.trace, result.decisions.decisions),
+  }
+}

@@ -1,0 +1,377 @@
+/**
+ * Directed programs: each aims at a clause group and runs under many schedules, with every
+ * checker on. They are plain JSON (sim/program/program.ts), so a failure prints and replays as data.
+ * @module
+ */
+import type { Program } from '../../sim/program/program.js'
+
+/** A directed program and the clause groups it aims at. */
+export interface DirectedProgram {
+  readonly name: string
+  readonly groups: readonly string[]
+  /** §9 clauses the program exists for (a contract demand on the suite, §11–§12): reported as checked by `program`. */
+  readonly clauses?: readonly number[]
+  readonly program: Program
+  /** The program deliberately hangs something (a deadlock outcome is expected, not a failure). */
+  readonly hangs?: boolean
+}
+
+const effects = [{ disposer: { do: 'slow' as const } }]
+
+/** The directed programs of the suite (`demands.ts` names those the contract's §11–§12 require). */
+export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
+  {
+    name: 'same-id-race', groups: ['AGENT-ATOMIC-TEST', 'AGENT-SETUP-CONTRACT'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 2, effects } }, { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 's1', setup: { steps: 2, effects } }, { op: 'dispose', session: 's1' }] },
+      { id: 'a3', ops: [{ op: 'create', session: 's1', setup: { steps: 1 } }] },
+    ] },
+  },
+  {
+    name: 'owner-unload-during-setup', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 3, effects } }, { op: 'followup', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'unloadOwner', owner: 'a1' }, { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'dispose', session: 's1' }] },
+    ] },
+  },
+  {
+    name: 'factory-unload-pending-and-live', groups: ['AGENT-TEARDOWN-TEST'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 3, effects } }] },
+      { id: 'a3', ops: [{ op: 'unloadFactory' }, { op: 'dispose', session: 's1' }] },
+    ] },
+  },
+  {
+    name: 'reentrant-owner-unload-in-session-created', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }] }, { id: 'a2', ops: [{ op: 'create', session: 's2' }] }],
+      env: { listeners: [{ event: 'session/created', session: 's1', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] },
+    },
+  },
+  {
+    name: 'reentrant-owner-unload-in-agent-created', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }] }],
+      env: { listeners: [{ event: 'agent/created', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] },
+    },
+  },
+  {
+    name: 'reentrant-dispose-in-session-start', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }] }],
+      env: { listeners: [{ event: 'agent/session-start', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] },
+    },
+  },
+  {
+    name: 'throwing-lifecycle-listeners', groups: ['AGENT-REGISTRY-TEST', 'AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'create', session: 's1' }, { op: 'dispose', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 1 } }, { op: 'create', session: 's2' }, { op: 'followup', session: 's2' }, { op: 'dispose', session: 's2' }] },
+      ],
+      env: { listeners: [
+        { event: 'session/created', session: 's1', action: { do: 'throw' } },
+        { event: 'agent/created', session: 's2', action: { do: 'throw' } },
+        { event: 'agent/created', action: { do: 'reject' }, times: 2 },
+        { event: 'agent/disposed', action: { do: 'throw' }, times: 3 },
+        { event: 'agent/disposed', action: { do: 'reject' }, times: 3 },
+        { event: 'session/disposed', action: { do: 'throw' }, times: 3 },
+        { event: 'agent/status', action: { do: 'throw' }, times: 4 },
+        { event: 'agent/session-start', action: { do: 'throw' }, times: 2 },
+      ] },
+    },
+  },
+  {
+    name: 'dispose-races-owner-and-factory-unload', groups: ['AGENT-TEARDOWN-TEST'], clauses: [98],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }, { op: 'create', session: 's2', setup: { steps: 1 } }] },
+        { id: 'a2', ops: [{ op: 'dispose', session: 's1' }, { op: 'dispose', session: 's2' }] },
+        { id: 'a3', ops: [{ op: 'unloadOwner', owner: 'a1' }] },
+        { id: 'a4', ops: [{ op: 'unloadFactory' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }] } },
+    },
+  },
+  {
+    name: 'teardown-with-open-turn', groups: ['AGENT-TEARDOWN-TEST', 'X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'cancel', session: 's1', keepInbox: true }, { op: 'dispose', session: 's1' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }, { reply: 'text' }] }, listeners: [{ event: 'agent/status', session: 's1', action: { do: 'op', op: { op: 'followup', session: 's1' } }, times: 2 }] },
+    },
+  },
+  {
+    name: 'inbox-burst-across-turns', groups: ['AGENT-INBOX-TEST', 'AGENT-INBOX-COMMIT', 'X-INPUT', 'X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'queue', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'steer', session: 's1' }, { op: 'cancel', session: 's1', keepInbox: true }, { op: 'followup', session: 's1' }, { op: 'cancel', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }] },
+      ],
+      env: {
+        model: { s1: [{ reply: 'tool', op: { op: 'steer', session: 's1' } }, { reply: 'text' }, { reply: 'fail' }, { reply: 'tool' }] },
+        listeners: [{ event: 'agent/pre-step', action: { do: 'slow' }, times: 3 }, { event: 'agent/turn-stopping', action: { do: 'op', op: { op: 'steer', session: 's1' } } }],
+      },
+    },
+  },
+  {
+    name: 'maintenance-and-wakes', groups: ['AGENT-RUNTIME-SCOPE'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'runMaintenance', session: 's1', steps: 2 }, { op: 'whenIdle', session: 's1' }, { op: 'runMaintenance', session: 's1', steps: 1 }] },
+      { id: 'a2', ops: [{ op: 'followup', session: 's1' }, { op: 'cancel', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+    ] },
+  },
+  {
+    name: 'restart-and-resume', groups: ['AGENT-CREATE-RESUME', 'AGENT-INBOX-REPLAY'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [
+        { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'inject', session: 's1' },
+        { op: 'queue', session: 's1' }, { op: 'restart' }, { op: 'resume', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'dispose', session: 's1' },
+      ] },
+      { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }, { op: 'resume', session: 's2' }] },
+    ] },
+  },
+  {
+    name: 'resume-with-load-faults', groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'],
+    hangs: true,
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'p1', signal: 'g1' }, { op: 'resume', session: 'p2' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'p3', owner: 'o1' }, { op: 'resume', session: 'p1' }, { op: 'dispose', session: 'p1' }] },
+        { id: 'a3', ops: [{ op: 'abortSignal', signal: 'g1' }, { op: 'unloadOwner', owner: 'o1' }] },
+      ],
+      env: {
+        loads: { p1: { load: 'hang' }, p2: { load: 'fail' }, p3: { load: 'slow', steps: 2 } },
+        persisted: [
+          { id: 'p1', events: [{ type: 'turn/start', data: { turn: 1 } }, { type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } }] },
+          { id: 'p2', events: [] },
+          { id: 'p3', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-step', start: 0, inserted: [{ id: 'x1', role: 'user', content: [{ type: 'text', text: 'persisted' }], source: { kind: 'user' } }] } }] },
+        ],
+      },
+    },
+  },
+  {
+    name: 'resume-invalid-splices', groups: ['AGENT-INBOX-REPLAY'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'resume', session: 'bad' }, { op: 'create', session: 'bad' }, { op: 'dispose', session: 'bad' }] }],
+      env: { persisted: [{ id: 'bad', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 1, inserted: [] } }] }] },
+    },
+  },
+  {
+    name: 'parent-and-child', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-FACTORY-SEAM'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p', setup: { steps: 1, effects } }, { op: 'create', session: 'c', parent: 'p', setup: { steps: 1, effects } }, { op: 'followup', session: 'c' }, { op: 'dispose', session: 'p' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'c2', parent: 'p' }, { op: 'unloadOwner', owner: 'a1' }] },
+    ] },
+  },
+  {
+    name: 'shutdown-with-wake', groups: ['AGENT-INITIATOR-DRAIN', 'AGENT-TEARDOWN-TEST'], clauses: [141],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'steer', session: 's2' }, { op: 'shutdown' }] },
+    ] },
+  },
+  {
+    // §12 Q4 (Suite MUST): a teardown requested from inside a session/event observer, with work
+    // pending in the inbox, still resolves and completes every step; nothing is appended after it.
+    name: 'teardown-from-session-event-observer', groups: ['AGENT-TEARDOWN-TEST'], clauses: [114],
+    program: { v: 1,
+      env: { listeners: [{ event: 'session/event', session: 's1', eventType: 'agent/inbox/spliced', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'followup', session: 's2' }] },
+      ] },
+  },
+  {
+    // §9 120 under many schedules: ids already pending are re-sent (followup and inject) while the
+    // agent is idle, running, and in the middle of maintenance; every re-send must be rejected.
+    name: 'resend-pending-ids', groups: ['AGENT-INBOX-TEST'], clauses: [120],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'resend', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'resend', session: 's1', via: 'inject' }, { op: 'steer', session: 's1' }, { op: 'resend', session: 's1' }] },
+      { id: 'a2', ops: [{ op: 'followup', session: 's1' }, { op: 'resend', session: 's1', via: 'inject' }, { op: 'runMaintenance', session: 's1', steps: 2 }, { op: 'followup', session: 's1' }, { op: 'resend', session: 's1' }] },
+    ] },
+  },
+  {
+    // §9 5–6 after every event: parents and children created, disposed and recreated (a child id
+    // reused by a root, a child of a child) while the ownership queries are checked after each event.
+    name: 'ownership-under-churn', groups: ['AGENT-FACTORY-SEAM'], clauses: [5, 6],
+    program: { v: 1, env: { ownership: true }, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p' }, { op: 'create', session: 'c', parent: 'p' }, { op: 'create', session: 'g', parent: 'c' }, { op: 'dispose', session: 'c' }, { op: 'create', session: 'c' }, { op: 'dispose', session: 'p' }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'q' }, { op: 'create', session: 'd', parent: 'q' }, { op: 'unloadOwner', owner: 'a2' }, { op: 'create', session: 'd', parent: 'p' }] },
+    ] },
+  },
+  {
+    // §9 45–46 with headers on the persisted disk: one session with every header field, one without
+    // cwd; each resumed (with a racing create of the same id), driven, restarted and resumed again.
+    name: 'resume-persisted-headers', groups: ['AGENT-CREATE-RESUME'], clauses: [45, 46],
+    program: { v: 1,
+      env: { persisted: [
+        { id: 'h1', events: [], header: { cwd: '/srv/project', parentSession: 'p0', seedLength: 0, origin: 'subagent', delegationDepth: 2, agentPreset: 'reviewer' } },
+        { id: 'h2', events: [], header: { parentSession: 'p1' } },
+      ] },
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'h1' }, { op: 'followup', session: 'h1' }, { op: 'whenIdle', session: 'h1' }, { op: 'restart' }, { op: 'resume', session: 'h1' }, { op: 'resume', session: 'h2' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'h2' }, { op: 'create', session: 'h1' }, { op: 'followup', session: 'h2' }] },
+      ] },
+  },
+  {
+    // §8, §9 130–138 in programs: work done and unloads awaited from inside initiator boundaries —
+    // a child created and driven inside its parent's boundary, an owner unloaded, and the process's
+    // own shutdown awaited inside a boundary while another boundary waits on a turn.
+    name: 'unloads-inside-boundaries', groups: ['AGENT-INITIATOR-API', 'AGENT-INITIATOR-DRAIN'], clauses: [130, 137],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 'p' }, { op: 'boundary', session: 'p', ops: [{ op: 'create', session: 'c', parent: 'p' }, { op: 'followup', session: 'c' }, { op: 'whenIdle', session: 'c' }] }, { op: 'boundary', session: 'p', ops: [{ op: 'shutdown' }] }] },
+      { id: 'a2', ops: [{ op: 'create', session: 'q', owner: 'o2' }, { op: 'boundary', session: 'q', ops: [{ op: 'followup', session: 'q' }, { op: 'unloadOwner', owner: 'o2' }, { op: 'whenIdle', session: 'q' }] }] },
+    ] },
+  },
+  // Reentrant shapes for the checks of the settled state: operations from inside dispatches while
+  // work is pending (listener targeting: nth, payload filters, abort observers).
+  {
+    name: 'wake-from-inside-inbox-observers', groups: ['AGENT-RUNTIME-SCOPE', 'X-INPUT'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }] }],
+      env: { listeners: [
+        { event: 'agent/inbox/inserted', session: 's1', action: { do: 'op', op: { op: 'runMaintenance', session: 's1' } } },
+        { event: 'agent/status', session: 's1', where: { status: 'idle' }, action: { do: 'op', op: { op: 'steer', session: 's1' } } },
+        { event: 'agent/inbox/claimed', session: 's1', nth: 2, action: { do: 'op', op: { op: 'followup', session: 's1' } } },
+      ] },
+    },
+  },
+  {
+    name: 'cancel-from-abort-observers', groups: ['X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }] }],
+      env: {
+        model: { s1: [{ reply: 'tool', op: { op: 'cancel', session: 's1' } }, { reply: 'hang' }] },
+        listeners: [
+          { event: 'agent/pre-step', session: 's1', action: { do: 'slow' }, times: 2, onAbort: { do: 'op', op: { op: 'cancel', session: 's1', cause: 'hook', keepInbox: true } } },
+          { event: 'agent/turn-stopping', session: 's1', action: { do: 'slow' }, onAbort: { do: 'op', op: { op: 'steer', session: 's1' } } },
+        ],
+      },
+    },
+  },
+  {
+    name: 'cancel-racing-the-end-of-a-turn', groups: ['X-CANCEL'],
+    program: { v: 1, actors: [
+      { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'followup', session: 's1' }] },
+      { id: 'a2', ops: [
+        { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' },
+        { op: 'cancel', session: 's1', keepInbox: true }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
+        { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', cause: 'hook' }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
+      ] },
+    ] },
+  },
+  {
+    name: 'wake-racing-shutdown', groups: ['AGENT-RUNTIME-SCOPE', 'AGENT-INITIATOR-DRAIN'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'create', session: 's2' }, { op: 'shutdown' }] }],
+      env: { effects: [{ on: 'root', disposer: { do: 'op', op: { op: 'followup', session: 's1' } } }, { on: 'owner:a1', disposer: { do: 'op', op: { op: 'steer', session: 's2' } } }] },
+    },
+  },
+  {
+    name: 'resume-racing-a-live-turn', groups: ['AGENT-CREATE-RESUME'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'resume', session: 's1' }, { op: 'cancel', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 's1' }, { op: 'followup', session: 's1' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }, { reply: 'text' }] } },
+    },
+  },
+  {
+    name: 'teardown-from-append-observers-with-work-pending', groups: ['AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', setup: { steps: 1, effects } }, { op: 'inject', session: 's1' }, { op: 'followup', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 2, rejectAt: 2, effects } }, { op: 'create', session: 's2' }, { op: 'inject', session: 's2' }, { op: 'inject', session: 's2' }] },
+      ],
+      env: { listeners: [
+        { event: 'session/event', session: 's1', eventType: 'turn/end', action: { do: 'op', op: { op: 'dispose', session: 's1' } } },
+        { event: 'session/event', session: 's2', eventType: 'agent/inbox/spliced', where: { pending: true }, action: { do: 'op', op: { op: 'dispose', session: 's2' } } },
+      ] },
+    },
+  },
+  {
+    // A crash in the middle of a turn (the model call never returns) with a steer and an inject
+    // pending, while another actor creates, sends and resumes: the new process must resume what the
+    // dead one appended durably, the open turn and the pending splices included (§3.4, §6.5, §9 43–47,
+    // 116–119), and nothing of the dead process may act on the new one.
+    name: 'crash-mid-turn-and-resume', groups: ['AGENT-CREATE-RESUME', 'AGENT-INBOX-REPLAY'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'steer', session: 's1' }, { op: 'inject', session: 's1' },
+          { op: 'crash' }, { op: 'resume', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'dispose', session: 's1' },
+        ] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', setup: { steps: 1, effects } }, { op: 'followup', session: 's2' }, { op: 'inject', session: 's2' }, { op: 'resume', session: 's2' }, { op: 'followup', session: 's2' }] },
+      ],
+      env: { model: { s1: [{ reply: 'hang' }] }, listeners: [{ event: 'session/event', session: 's2', eventType: 'turn/end', action: { do: 'op', op: { op: 'steer', session: 's1' } } }] },
+    },
+  },
+  {
+    // The registry split one step at a time on stubs, from actors and from listeners (§4, §9 71–79):
+    // enter emits nothing and refuses a live id, a real create collides with an entered stub, announce
+    // emits agent/created once and refuses a repeat and a detached object, detach is single-shot,
+    // silent for a never-announced entry, never removes a replacement, and is deferred when a created
+    // listener calls it.
+    name: 'registry-split-steps', groups: ['AGENT-REGISTRY-LIFECYCLE'], clauses: [71, 73, 74, 75, 76, 78, 79],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'enter', session: 'x1' }, { op: 'announce', session: 'x1' }, { op: 'announce', session: 'x1' }, { op: 'enter', session: 'x1' },
+          { op: 'detach', session: 'x1' }, { op: 'announce', session: 'x1' }, { op: 'enter', session: 'x1' }, { op: 'detach', session: 'x1', stale: true },
+          { op: 'detach', session: 'x1' }, { op: 'detach', session: 'x1' },
+        ] },
+        { id: 'a2', ops: [
+          { op: 'enter', session: 's1' }, { op: 'create', session: 's1' }, { op: 'detach', session: 's1' }, { op: 'create', session: 's1', setup: { steps: 1 } },
+          { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' },
+        ] },
+        { id: 'a3', ops: [{ op: 'enter', session: 'x3' }, { op: 'announce', session: 'x3' }, { op: 'announce', session: 'x3' }, { op: 'enter', session: 'x3' }, { op: 'announce', session: 'x3' }] },
+      ],
+      env: { listeners: [
+        { event: 'agent/created', session: 'x3', action: { do: 'op', op: { op: 'detach', session: 'x3' } }, times: 2 },
+        { event: 'agent/created', session: 's1', action: { do: 'op', op: { op: 'enter', session: 'y1' } } },
+        { event: 'agent/disposed', session: 's1', action: { do: 'op', op: { op: 'announce', session: 'y1' } } },
+        { event: 'agent/disposed', session: 'y1', action: { do: 'op', op: { op: 'enter', session: 'y1' } } },
+      ] },
+    },
+  },
+  {
+    // A teardown requested again from a listener of its own inbox clear (the first request's
+    // synchronous part): it must join the first, one pass (§5.1), not run a second one that clears
+    // what the scope's disposers left after agent/disposed (§9 111; a 1,000,000-run reference
+    // campaign, run seed 308500). The disposers start maintenance and inject during step 5.
+    name: 'teardown-requested-again-from-its-own-inbox-clear', groups: ['AGENT-TEARDOWN-TEST'], clauses: [111],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [
+        { op: 'create', session: 's1', setup: { steps: 0, effects: [
+          { disposer: { do: 'op', op: { op: 'runMaintenance', session: 's1' } } },
+          { disposer: { do: 'op', op: { op: 'inject', session: 's1' } } },
+        ] } },
+        { op: 'queue', session: 's1' }, { op: 'dispose', session: 's1' },
+      ] }],
+      env: { listeners: [{ event: 'agent/inbox/discarded', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
+    },
+  },
+]

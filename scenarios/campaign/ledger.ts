@@ -1,0 +1,142 @@
+/**
+ * The ledger of a campaign: it takes each run seed's result **in seed order** (whatever order
+ * workers finished them in) and keeps the counts, the goals, the coverage and the list of failures
+ * to report, and says when the campaign must stop. Everything a report says is decided here, so a
+ * campaign's report is the same in one thread or many.
+ * @module
+ */
+import { DECISION_LOG_VERSION } from '../../sim/trace/decision-log.js'
+import type { RunOutcome } from '../../sim/engine/index.js'
+import type { Program } from '../../sim/program/program.js'
+import { ALL_COVERAGE_KEYS, mergeCoverage, missingCoverage } from '../arbitraries/index.js'
+import type { CampaignContext, FailureToReport, SeedResult } from './seed.js'
+import { goalName } from './seed.js'
+import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
+import { Corpus } from '../guidance/corpus.js'
+
+/**
+ * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
+ * whether its program came from the corpus (then only the campaign up to it reruns it).
+ */
+export type RerunCommand = (r: number, j: number, fromCorpus: boolean) => string
+
+/** The ledger. */
+export class CampaignLedger {
+  runs = 0
+  seeds = 0
+  violatingRuns = 0
+  readonly outcomes: Record<RunOutcome['kind'], number> = { ok: 0, deadlock: 0, livelock: 0, uncontrolled: 0, crash: 0 }
+  readonly violationCounts: Record<string, number> = {}
+  readonly shared = new Map<string, SharedViolation>()
+  readonly reached: Record<string, number | undefined>
+  readonly coverage: Record<string, number> = {}
+  /** Clauses already reported (one report per clause: its first violating run). */
+  readonly reported = new Set<string>()
+  /** Failures in discovery order (a slot is filled when its report arrives). */
+  readonly failures: (CampaignFailure | undefined)[] = []
+  /** State coverage, and the corpus of a guided campaign (fed here, in seed order). */
+  readonly corpus: Corpus
+  /** Seeds whose program came from the corpus. */
+  mutated = 0
+
+  constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand) {
+    this.corpus = new Corpus(ctx.settings.guidance && !ctx.scenario)
+    const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
+    this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
+  }
+
+  /** Unreached goals so far. */
+  get unreachedGoals(): number {
+    return Object.values(this.reached).filter((r) => r === undefined).length
+  }
+
+  /**
+   * Take seed `result` (the next in seed order), run from `program` (given by a guided campaign,
+   * which keeps it in the corpus if it reached a new transition; a function is called only then). Returns the failures to report
+   * (each goes to {@link fill} at the slot given) and whether the campaign must stop here.
+   */
+  add(result: SeedResult, program?: Program | (() => Program)): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
+    const j = this.seeds
+    this.seeds++
+    this.corpus.take(result.r, program, result.runs.length, result.transitions)
+    if (result.fromCorpus) this.mutated++
+    if (!this.ctx.scenario) mergeCoverage(this.coverage, Object.fromEntries(result.coverage.map((k) => [k, 1])))
+    const reports: { slot: number; failure: FailureToReport }[] = []
+    for (const run of result.runs) {
+      this.runs++
+      this.outcomes[run.outcome]++
+      for (const g of run.goals) if (this.reached[g] === undefined) this.reached[g] = this.runs - 1
+      for (const v of run.shared) {
+        const before = this.shared.get(v.key)
+        this.shared.set(v.key, before ? { ...before, runs: before.runs + 1 } : { key: v.key, message: v.message, runs: 1, firstRunSeed: result.r })
+      }
+      if (run.violations.length === 0) continue
+      this.violatingRuns++
+      const keys = [...new Set(run.violations.map((v) => v.key))]
+      for (const k of keys) this.violationCounts[k] = (this.violationCounts[k] ?? 0) + 1
+      const fresh = run.violations.find((v) => !this.reported.has(v.key))
+      if (fresh) {
+        this.reported.add(fresh.key)
+        const slot = this.failures.push(undefined) - 1
+        if (run.failing) {
+          reports.push({ slot, failure: { key: fresh.key, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
+        } else {
+          this.failures[slot] = lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true))
+        }
+      }
+      if (!this.keepGoing) return { reports, stop: true }
+    }
+    return { reports, stop: false }
+  }
+
+  /** A report arrived for `slot`. */
+  fill(slot: number, failure: CampaignFailure): void {
+    this.failures[slot] = failure
+  }
+
+  /** The campaign's report. */
+  report(meta: { adapter: string; seed: number; shard: Shard; stoppedBy: CampaignReport['stoppedBy'] }): CampaignReport {
+    const { ctx } = this
+    const missed = Object.entries(this.reached).filter(([, r]) => r === undefined).map(([g]) => g)
+    const missing = missingCoverage(this.coverage)
+    const failures = this.failures.filter((f): f is CampaignFailure => f !== undefined)
+    return {
+      mode: ctx.scenario ? 'scenario' : 'programs',
+      ...(ctx.scenario ? { scenario: ctx.scenario.name } : {}),
+      adapter: meta.adapter, strategy: ctx.settings.strategy, seed: meta.seed, shard: meta.shard, runs: this.runs, seeds: this.seeds, stoppedBy: meta.stoppedBy,
+      outcomes: this.outcomes, violatingRuns: this.violatingRuns, violationCounts: this.violationCounts, failures, shared: [...this.shared.values()],
+      goals: { reached: this.reached, missed },
+      ...(ctx.scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
+      ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
+      stateCoverage: this.stateCoverage(),
+      passed: this.violatingRuns === 0,
+    }
+  }
+
+  /** The state coverage so far: transitions covered, and their growth over the runs. */
+  stateCoverage(): StateCoverage {
+    const { corpus } = this
+    const at = (share: number): { share: number; runs: number; transitions: number } => {
+      const runs = Math.ceil(corpus.runs * share)
+      return { share, runs, transitions: corpus.coveredAt(runs) }
+    }
+    return {
+      transitions: corpus.covered,
+      growth: [0.1, 0.5, 1].map(at),
+      ...(this.ctx.settings.guidance && !this.ctx.scenario ? { corpus: { entries: corpus.entries.length, mutatedSeeds: this.mutated } } : {}),
+    }
+  }
+}
+
+/**
+ * A failure whose run never finished (its worker was stopped by the watchdog): no log, so no
+ * shrink and no replay; the rerun command reproduces it from the seed.
+ */
+export function lostFailure(key: string, message: string, program: Program, r: number, run: number, strategy: string, rerun: string): CampaignFailure {
+  const none = { actors: 0, operations: 0, behaviours: 0, decisions: 0, preemptions: 0 }
+  return {
+    key, message, runSeed: r, run, strategy, alsoViolated: [], program, decisions: { v: DECISION_LOG_VERSION, strategy, decisions: [] },
+    violations: [], hash: '', outcome: 'livelock', before: none, after: none, replayVerified: false, originalProgram: program,
+    rerun, timeline: '(the run never finished: no timeline; rerun it with the command above)',
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Merging the reports of a campaign's shards (a CI matrix, one `--shard i/n` job each) into one:
+ * totals summed, goals and coverage unioned, findings deduplicated by clause and shrunk program.
+ * The shards must be of the same campaign (adapter, mode, scenario, strategy, base seed).
+ * @module
+ */
+import type { CampaignFailure, CampaignReport } from './types.js'
+
+/** A shard report as `fuzz --json` writes it. */
+export type ShardReport = CampaignReport & { readonly durationMs?: number }
+
+/** A merged report: the campaign's report plus which shards it came from. */
+export type MergedReport = CampaignReport & {
+  readonly durationMs?: number
+  /** The shards merged, as `i/n`, in order. */
+  readonly mergedShards: readonly string[]
+}
+
+/** Shard reports that cannot be merged; the message names the field that differs. */
+export class MergeError extends Error {
+  override readonly name = 'MergeError'
+}
+
+const SAME: readonly (keyof CampaignReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed', 'guidance']
+
+/** Merge shard reports (at least one). */
+export function mergeReports(reports: readonly ShardReport[]): MergedReport {
+  if (reports.length === 0) throw new MergeError('nothing to merge: give at least one report')
+  const [first] = reports as [ShardReport, ...ShardReport[]]
+  for (const [i, r] of reports.entries()) {
+    for (const field of SAME) {
+      if (JSON.stringify(r[field]) !== JSON.stringify(first[field])) {
+        throw new MergeError(`report ${i + 1} is of another campaign: its ${field} is ${JSON.stringify(r[field])}, report 1's is ${JSON.stringify(first[field])}`)
+      }
+    }
+  }
+  const names = reports.map((r) => `${r.shard.index}/${r.shard.count}`)
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i)
+  if (duplicate !== undefined) throw new MergeError(`shard ${duplicate} is given twice`)
+  const sum = (pick: (r: ShardReport) => number): number => reports.reduce((n, r) => n + pick(r), 0)
+  const outcomes = { ...first.outcomes }
+  for (const key of Object.keys(outcomes) as (keyof typeof outcomes)[]) outcomes[key] = sum((r) => r.outcomes[key] ?? 0)
+  const violationCounts: Record<string, number> = {}
+  for (const r of reports) for (const [k, n] of Object.entries(r.violationCounts)) violationCounts[k] = (violationCounts[k] ?? 0) + n
+  const shared = new Map<string, CampaignReport['shared'][number]>()
+  for (const r of reports) {
+    for (const v of r.shared) {
+      const before = shared.get(v.key)
+      shared.set(v.key, before ? { ...before, runs: before.runs + v.runs, firstRunSeed: Math.min(before.firstRunSeed, v.firstRunSeed) } : v)
+    }
+  }
+  const failures = dedupe(reports.flatMap((r) => r.failures))
+  const reached: Record<string, number | undefined> = {}
+  for (const r of reports) {
+    for (const [goal, at] of Object.entries(r.goals?.reached ?? {})) {
+      const before = reached[goal]
+      reached[goal] = at === undefined ? before : before === undefined ? at : Math.min(before, at)
+    }
+  }
+  const coverage = first.coverage === undefined ? undefined : (() => {
+    const missing = first.coverage.missing.filter((k) => reports.every((r) => r.coverage?.missing.includes(k)))
+    return { exercised: first.coverage.total - missing.length, total: first.coverage.total, missing }
+  })()
+  const states = reports.map((r) => r.stateCoverage).filter((c) => c !== undefined)
+  // Shards cover overlapping transitions and do not list them: the union is at least the largest.
+  const stateCoverage = states.length === 0 ? undefined
+    : reports.length === 1 ? states[0]! : { transitions: Math.max(...states.map((c) => c.transitions)), growth: [], lowerBound: true as const }
+  const stops = reports.map((r) => r.stoppedBy)
+  const stoppedBy = (['interrupted', 'failure', 'time', 'exhausted', 'runs'] as const).find((s) => stops.includes(s)) ?? 'runs'
+  const durations = reports.map((r) => r.durationMs).filter((d): d is number => d !== undefined)
+  return {
+    mode: first.mode, ...(first.scenario ? { scenario: first.scenario } : {}), adapter: first.adapter, strategy: first.strategy, seed: first.seed,
+    shard: { index: 1, count: 1 }, runs: sum((r) => r.runs), seeds: sum((r) => r.seeds), stoppedBy, outcomes,
+    violatingRuns: sum((r) => r.violatingRuns), violationCounts, failures, shared: [...shared.values()],
+    goals: { reached, missed: Object.entries(reached).filter(([, at]) => at === undefined).map(([g]) => g) },
+    ...(coverage ? { coverage } : {}),
+    ...(first.guidance ? { guidance: first.guidance } : {}),
+    ...(stateCoverage ? { stateCoverage } : {}),
+    passed: reports.every((r) => r.passed),
+    ...(durations.length ? { durationMs: Math.max(...durations) } : {}),
+    mergedShards: [...names].sort((a, b) => Number(a.split('/')[0]) - Number(b.split('/')[0])),
+  }
+}
+
+/** One finding per clause and shrunk program (the one with the smallest run seed), by clause then seed. */
+function dedupe(failures: readonly CampaignFailure[]): CampaignFailure[] {
+  const kept = new Map<string, CampaignFailure>()
+  for (const f of failures) {
+    const id = `${f.key}\n${JSON.stringify(f.program)}`
+    const before = kept.get(id)
+    if (!before || f.runSeed < before.runSeed) kept.set(id, f)
+  }
+  return [...kept.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.runSeed - b.runSeed))
+}

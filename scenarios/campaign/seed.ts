@@ -1,0 +1,316 @@
+/**
+ * One run seed of a campaign, and the report of one failure: the units a campaign is made of.
+ * Both are pure functions of the campaign's settings and the seed (the same in this thread or a
+ * worker thread), so a campaign's findings do not depend on how many workers ran it.
+ * @module
+ */
+import { join } from 'node:path'
+import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import type { Adapter, NormalizedAdapter } from '../../conformance/adapters/adapter.js'
+import { checkRun } from '../../conformance/checkers/index.js'
+import type { Violation } from '../../conformance/checkers/index.js'
+import type { DecisionLog } from '../../sim/trace/decision-log.js'
+import type { RunOutcome } from '../../sim/engine/index.js'
+import type { Program } from '../../sim/program/program.js'
+import { OPERATION_KINDS } from '../../sim/program/program.js'
+import { runProgram } from '../../sim/run.js'
+import type { RunResult } from '../../sim/run.js'
+import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
+import { dfs, guidedReplay, pct, random, replay } from '../../sim/strategies/index.js'
+import type { Strategy } from '../../sim/strategies/index.js'
+import { ALL_COVERAGE_KEYS, coverageOf } from '../arbitraries/index.js'
+import type { ArbitraryOptions } from '../arbitraries/index.js'
+import { drawForSeed, scenarioMix } from './draw.js'
+import type { CampaignFailure, CampaignStrategy } from './types.js'
+import { SCENARIOS } from '../catalog/catalog.js'
+import type { Scenario } from '../catalog/scenario.js'
+import { measureRun, shrinkRun } from './shrink.js'
+import type { RunSize } from './shrink.js'
+import type { DrawnProgram } from '../guidance/guided-draw.js'
+import { stateTransitionSet } from '../guidance/state-coverage.js'
+import { transitionKeys } from '../guidance/transition-table.js'
+import { buildTimeline } from '../../sim/trace/timeline.js'
+import { renderLanes } from '../../sim/trace/timeline-text.js'
+
+/** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
+export interface CampaignSettings {
+  /** The adapter module as the user named it (absent: the built-in reference, or `adapter` in-thread). */
+  readonly adapterModule?: string
+  /** A scenario campaign's scenario, by name. */
+  readonly scenario?: string
+  /**
+   * The program of a scenario that is not the catalog's (a user's program under `dsh-kit run`): it
+   * has no goals, so a worker rebuilds it from the program alone.
+   */
+  readonly scenarioProgram?: { readonly program: Program; readonly expectDeadlock?: boolean }
+  readonly strategy: CampaignStrategy
+  readonly seed: number
+  readonly arbitrary: ArbitraryOptions
+  readonly dfsSchedules: number
+  readonly shrink: boolean
+  readonly shrinkBudget?: number
+  /** Compare with the built-in reference factory (unless the adapter is the reference). */
+  readonly baseline: boolean
+  readonly differential: boolean
+  /** Where failing runs are written; nothing is written when absent. */
+  readonly outDir?: string
+  /** Random-program mode: draw programs from the corpus of earlier seeds (see `guidance/`). */
+  readonly guidance: boolean
+  /** Random-program mode: mix the named scenarios in (every fourth seed block). */
+  readonly mixScenarios: boolean
+}
+
+/** What a unit needs at hand: the settings plus everything built from them once per thread. */
+export interface CampaignContext {
+  readonly settings: CampaignSettings
+  readonly adapter: NormalizedAdapter
+  readonly baseline: NormalizedAdapter | undefined
+  readonly scenario: Scenario | undefined
+  readonly mix: readonly Scenario[]
+  /**
+   * Per thread (see {@link coverageToReport}): each coverage key and the lowest run seed whose result
+   * reported it, and the highest of those seeds over every key once every key is there.
+   */
+  readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
+}
+
+/**
+ * Build a unit context from the settings and the (already loaded) adapter. The scenario is the one
+ * given (in this thread) or the catalog's of that name (in a worker, which only gets its name).
+ */
+export function campaignContext(settings: CampaignSettings, adapterInput: Adapter, baselineInput: Adapter | undefined, scenarioGiven?: Scenario): CampaignContext {
+  const adapter = normalizeAdapter(adapterInput, settings.adapterModule ?? 'adapter')
+  const scenario = scenarioGiven ?? (settings.scenario === undefined ? undefined : settings.scenarioProgram
+    ? { name: settings.scenario, title: settings.scenario, groups: [], goals: [], program: settings.scenarioProgram.program, ...(settings.scenarioProgram.expectDeadlock ? { expectDeadlock: true } : {}) }
+    : SCENARIOS.find((s) => s.name === settings.scenario))
+  if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
+  return {
+    settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [], coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
+    baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
+  }
+}
+
+/** One run of a seed, as the ledger needs it. */
+export interface SeedRun {
+  readonly strategy: string
+  readonly outcome: RunOutcome['kind']
+  /** The run's violations, after the campaign's filters (a scenario's expected deadlocks) and differential mode. */
+  readonly violations: readonly { readonly key: string; readonly message: string }[]
+  /** Violations the baseline shows too (differential mode), not counted. */
+  readonly shared: readonly { readonly key: string; readonly message: string }[]
+  /** The run's program and log, kept only when it violated something (it will be reported). */
+  readonly failing?: { readonly program: Program; readonly decisions: DecisionLog }
+  /** The run never finished (its worker was stopped): only its program is known. */
+  readonly lost?: { readonly program: Program }
+  /** Goals (by campaign name) this run reached. */
+  readonly goals: readonly string[]
+}
+
+/** What one run seed did. */
+export interface SeedResult {
+  readonly r: number
+  /**
+   * Coverage keys of the seed's program (random-program mode) that its thread had not already
+   * reported for a lower seed (see {@link coverageToReport}).
+   */
+  readonly coverage: readonly string[]
+  /**
+   * The abstract transitions its runs went through (`guidance/state-coverage.ts`), a union over its
+   * runs, as sorted hashes (`guidance/transition-table.ts`): cheap to post from a worker.
+   */
+  readonly transitions: ArrayLike<number>
+  readonly runs: readonly SeedRun[]
+  /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
+  readonly fromCorpus?: true
+}
+
+/** The schedule strategy of run seed `r` (one run), for random, pct and portfolio. */
+export function strategyForSeed(kind: Exclude<CampaignStrategy, 'dfs'>, r: number): Strategy {
+  switch (kind) {
+    case 'random': return random({ seed: r })
+    case 'pct': return pct({ seed: r, depth: 1 + (r % 3) })
+    case 'portfolio': return r % 4 === 0 ? random({ seed: r }) : pct({ seed: r, depth: r % 4 })
+  }
+}
+
+/** A goal's name in a campaign: the scenario's own, or `<scenario>: <goal>` in random-program mode. */
+export function goalName(ctx: CampaignContext, of: Scenario, goal: string): string {
+  return ctx.scenario ? goal : `${of.name}: ${goal}`
+}
+
+/** The violations of one run, as the campaign counts them. */
+export function checkCampaignRun(ctx: CampaignContext, program: Program, result: RunResult): Violation[] {
+  const all = checkRun(program, result.trace, result.outcome)
+  return ctx.scenario?.expectDeadlock ? all.filter((v) => !v.message.startsWith('deadlock')) : all
+}
+
+/** The baseline on a run's program and schedule (guided: its run may diverge from the adapter's). */
+export async function onBaseline(ctx: CampaignContext, program: Program, decisions: DecisionLog): Promise<{ keys: Set<string>; followed: number; picks: number } | undefined> {
+  if (!ctx.baseline) return undefined
+  const strategy = guidedReplay(decisions)
+  strategy.beginRun()
+  const result = await runProgram(program, strategy, { process: ctx.baseline.processFactory })
+  return { keys: new Set(checkCampaignRun(ctx, program, result).map((v) => v.key)), followed: strategy.steps.filter((x) => x.followed).length, picks: strategy.steps.length }
+}
+
+/**
+ * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
+ * drew for it (`drawn`), else a function of `r` alone.
+ */
+export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario } {
+  if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
+  if (drawn?.origin === 'mutant') return { program: drawn.program }
+  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
+}
+
+/** Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each run checked. */
+export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProgram): Promise<SeedResult> {
+  const { program, scenario: drawnFrom } = seedProgram(ctx, r, drawn)
+  const kind = ctx.settings.strategy
+  const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
+  const runs: SeedRun[] = []
+  const transitions = new Set<string>()
+  for (const strategy of strategies) {
+    if (kind !== 'dfs' && !strategy.beginRun()) break
+    const name = strategy.name
+    const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
+    for (const t of stateTransitionSet(result.trace)) transitions.add(t)
+    runs.push(await seedRun(ctx, program, result, name, drawnFrom))
+  }
+  return {
+    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: transitionKeys(transitions), runs,
+    ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
+  }
+}
+
+/**
+ * The coverage keys run seed `r` reports: those of its program this thread has not already reported
+ * for a lower seed. The ledger takes seeds in order and only unions their keys, so a key reported
+ * for a lower seed is in every prefix of the seed order that contains `r`: leaving it out changes no
+ * report, whatever thread ran which seed. Once every key has been reported below `r` (early in any
+ * campaign), the program's coverage is not even computed. Cuts the per-seed cost of computing and
+ * shipping coverage to almost nothing.
+ */
+export function coverageToReport(ctx: CampaignContext, r: number, program: Program): string[] {
+  const coverage = ctx.coverage
+  if (coverage.allBelow < r) return []
+  const keys: string[] = []
+  for (const k of Object.keys(coverageOf(program))) {
+    const at = coverage.reported.get(k)
+    if (at !== undefined && at < r) continue
+    coverage.reported.set(k, r)
+    keys.push(k)
+  }
+  if (keys.length > 0 && coverage.reported.size >= ALL_COVERAGE_KEYS.length) {
+    coverage.allBelow = Math.max(...ALL_COVERAGE_KEYS.map((k) => coverage.reported.get(k) ?? Number.POSITIVE_INFINITY))
+  }
+  return keys
+}
+
+/** One run's record: goals, violations (differential mode filtered), and the failing run if any. */
+export async function seedRun(ctx: CampaignContext, program: Program, result: RunResult, strategy: string, drawnFrom: Scenario | undefined): Promise<SeedRun> {
+  const goals = (drawnFrom?.goals ?? []).filter((g) => g.reached(result.trace)).map((g) => goalName(ctx, drawnFrom!, g.name))
+  let violations = checkCampaignRun(ctx, program, result).map((v) => ({ key: v.key, message: v.message }))
+  let shared: { key: string; message: string }[] = []
+  if (violations.length > 0 && ctx.settings.differential && ctx.baseline) {
+    const base = (await onBaseline(ctx, program, result.decisions))!
+    shared = violations.filter((v) => base.keys.has(v.key))
+    violations = violations.filter((v) => !base.keys.has(v.key))
+  }
+  return {
+    strategy, outcome: result.outcome.kind, violations, shared, goals,
+    ...(violations.length > 0 ? { failing: { program, decisions: result.decisions } } : {}),
+  }
+}
+
+/** A bounded DFS over one program's schedules, yielding the strategy once per begun run. */
+function* dfsSchedules(max: number): Generator<Strategy> {
+  const strategy = dfs({ preemptionBound: 2, maxRuns: max })
+  while (strategy.beginRun()) yield strategy
+}
+
+/** What to report about one failing run (the ledger decides which runs are reported). */
+export interface FailureToReport {
+  readonly key: string
+  readonly keys: readonly string[]
+  readonly program: Program
+  readonly decisions: DecisionLog
+  readonly strategy: string
+  readonly r: number
+  /** The campaign's run count when it was found (0-based). */
+  readonly run: number
+  /** The command that reruns the original run. */
+  readonly rerun: string
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+}
+
+/** Shrink, verify, save and describe one failure. */
+export async function reportFailure(ctx: CampaignContext, f: FailureToReport): Promise<CampaignFailure> {
+  const install = ctx.adapter.installFactory
+  const check = (program: Program, result: RunResult): Violation[] => checkCampaignRun(ctx, program, result)
+  // The failing run again, strictly replayed (cheaper to ship a log between threads than a trace).
+  const again = replay(f.decisions)
+  again.beginRun()
+  const original = await runProgram(f.program, again, { install })
+  let shown = { program: f.program, result: original, violations: check(f.program, original) as readonly Violation[] }
+  const first = shown.violations.find((v) => v.key === f.key) ?? { key: f.key, message: '(the violation did not recur on a strict replay: the factory is nondeterministic)' } as Violation
+  let before: RunSize
+  let after: RunSize
+  let shrink: CampaignFailure['shrink']
+  if (ctx.settings.shrink) {
+    const shrunk = await shrinkRun({
+      program: f.program, decisions: f.decisions, key: f.key, install, check,
+      ...(ctx.settings.shrinkBudget === undefined ? {} : { budget: ctx.settings.shrinkBudget }),
+    })
+    before = shrunk.before
+    after = shrunk.after
+    shrink = { runs: shrunk.runs, reproduced: shrunk.reproduced }
+    if (shrunk.reproduced) shown = { program: shrunk.program, result: shrunk.result, violations: shrunk.violations }
+  } else {
+    before = after = await measureRun(f.program, f.decisions, install)
+  }
+  // The saved log must replay strictly to the same trace: check it once.
+  const strict = replay(shown.result.decisions)
+  strict.beginRun()
+  let replayVerified = false
+  try {
+    replayVerified = (await runProgram(shown.program, strict, { install })).hash === shown.result.hash
+  } catch {
+    replayVerified = false
+  }
+  const kept = shown.violations.find((v) => v.key === f.key) ?? first
+  let runFile: string | undefined
+  const adapterArg = ctx.settings.adapterModule ? ` --adapter ${ctx.settings.adapterModule}` : ''
+  if (ctx.settings.outDir !== undefined) {
+    const name = `${slug(f.key)}-${ctx.scenario ? slug(ctx.scenario.name) : 'random'}-${f.r}.json`
+    runFile = join(ctx.settings.outDir, slug(ctx.adapter.name), name)
+    const saved = [...new Map(shown.violations.map((v) => [v.key, { clause: v.key, message: v.message }])).values()]
+    writeRunFile(runFile, toRunFile(shown.program, shown.result, {
+      ...(ctx.settings.adapterModule ? { adapter: ctx.settings.adapterModule } : {}), adapterName: `${ctx.adapter.name}@${ctx.adapter.version}`, violations: saved,
+    }))
+  }
+  const timeline = renderLanes(buildTimeline(shown.program, shown.result.trace, shown.result.decisions.decisions, shown.violations))
+  const base = await onBaseline(ctx, shown.program, shown.result.decisions)
+  return {
+    key: f.key, message: kept.message, runSeed: f.r, run: f.run, strategy: f.strategy, alsoViolated: f.keys.filter((k) => k !== f.key),
+    program: shown.program, decisions: shown.result.decisions, violations: shown.violations, hash: shown.result.hash, outcome: shown.result.outcome.kind,
+    before, after, ...(shrink ? { shrink } : {}), replayVerified, originalProgram: f.program,
+    ...(runFile ? { runFile, replay: `npx dsh-kit replay ${runFile}${adapterArg}` } : {}), rerun: f.rerun, timeline,
+    ...(base ? { baseline: { name: ctx.baseline!.name, violates: [...base.keys], followed: base.followed, picks: base.picks } } : {}),
+  }
+}
+
+/** The reference adapter, the default baseline. */
+export const DEFAULT_BASELINE: Adapter = REFERENCE_ADAPTER
+
+/**
+ * Operation kinds a campaign may generate for an adapter: no resume, restart or crash without resume
+ * support, no crash without the `crash` capability.
+ */
+export function operationsFor(adapter: NormalizedAdapter): ArbitraryOptions {
+  if (adapter.supports.resume && adapter.supports.crash) return {}
+  return { operations: OPERATION_KINDS.filter((k) => k !== 'crash' && (adapter.supports.resume || (k !== 'resume' && k !== 'restart'))) }
+}

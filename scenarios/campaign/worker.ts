@@ -1,0 +1,37 @@
+/**
+ * The executor a fuzz worker thread runs (see `sim/pool/`): it loads the adapter itself (by module
+ * path, or the built-in reference), builds the campaign's context once, and runs the units it is
+ * posted: a run seed, or the report (shrink, save, describe) of one failure.
+ * @module
+ */
+import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import { loadAdapter } from '../../conformance/adapters/adapter-loader.js'
+import { keepClockBetweenRuns } from '../../sim/world/clock.js'
+import type { UnitContext } from '../../sim/pool/protocol.js'
+import { campaignContext, reportFailure, runSeed } from './seed.js'
+import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
+import type { CampaignFailure } from './types.js'
+import type { DrawnProgram } from '../guidance/guided-draw.js'
+
+/** What each worker is initialised with (structured-cloneable). */
+export interface CampaignWorkerInit {
+  readonly settings: CampaignSettings
+}
+
+/** One unit of a campaign: a run seed (with the program a guided campaign drew for it), or a failure's report. */
+export type CampaignUnit =
+  | { readonly kind: 'seed'; readonly r: number; readonly drawn?: DrawnProgram }
+  | { readonly kind: 'report'; readonly failure: FailureToReport }
+
+/** Load the adapter and build the context, once per worker. */
+export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
+  // This thread does nothing but runs: one virtual clock, reset per run, instead of one per run.
+  keepClockBetweenRuns()
+  const adapter = data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.settings.adapterModule)
+  return campaignContext(data.settings, adapter, data.settings.baseline ? REFERENCE_ADAPTER : undefined)
+}
+
+/** Run one unit. */
+export function run(ctx: CampaignContext, unit: CampaignUnit, _context: UnitContext): Promise<SeedResult | CampaignFailure> {
+  return unit.kind === 'seed' ? runSeed(ctx, unit.r, unit.drawn) : reportFailure(ctx, unit.failure)
+}

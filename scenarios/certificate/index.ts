@@ -1,8 +1,0 @@
-/**
- * The certificate page: a report rendered as one self-contained HTML page, with each failure's
- * timeline (`dsh-kit certify --html <file>`).
- * @module
- */
-export { failureAnchor, renderCertificateHtml } from './html.js'
-export type { CertificatePageOptions, FailureTimeline } from './html.js'
-export { failureTimelines } from './timelines.js'

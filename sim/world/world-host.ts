@@ -1,0 +1,82 @@
+/**
+ * The world as the code acting in it sees it: operations (`sim/operations/`), the environment's
+ * behaviours and the ownership probe reach the process, the trace, the scheduler and the counters
+ * through this interface. `World` implements it and imports them; they import only this, so the
+ * world and what it runs form no import circle.
+ * @module
+ */
+import type { Agent, AgentHandle, AgentOptions, AgentSetup, Context, Disposer, SessionId, UserMessage } from '../../core/contract.js'
+import type { PersistedSession } from '../../core/persistence.js'
+import type { Action, Operation, Program, SetupSpec } from '../program/program.js'
+import type { Snapshot, TraceRecorder } from '../trace/trace.js'
+import type { SchedulerPort } from './ports.js'
+
+/** How an operation ended, as its trace outcome says it. */
+export interface OperationResult {
+  status: 'ok' | 'fail' | 'info'
+  detail: string
+  /** The registries the outcome states, when not the current process's (a crash's: the dead process's). */
+  snap?: Snapshot
+}
+
+/** A stub agent a program entered in the registry (`enter`), and where its announce and detach stand. */
+export interface StubEntry {
+  readonly stub: Agent
+  readonly detach: () => void
+  /** An `announce` of it began (marked before dispatch, §4: even one a listener vetoed). */
+  announced: boolean
+  /** Its `agent/created` dispatch is running (a detach now is deferred until it ends). */
+  announcing: boolean
+  /** A detach was asked for while it was announcing. */
+  deferred: boolean
+  /** Its detach was called. */
+  detached: boolean
+}
+
+/** What operations ask of the environment's behaviours. */
+export interface BehaviourHooks {
+  /** The `setup` a create or resume passes to the factory, played from its spec. */
+  setup(spec: SetupSpec, actor: string, what: string, tx: string, id: string): AgentSetup
+  /** Play `action` when `signal` aborts. */
+  observeAbort(signal: AbortSignal, action: Action, origin: string): void
+}
+
+/** What behaviours ask of the operations: perform one inline, from inside a dispatch. */
+export interface InlineOperations {
+  inline(op: Operation, origin: string): void
+}
+
+/** One simulated process and its successors, as seen by what acts in it. */
+export interface WorldHost {
+  readonly program: Program
+  readonly port: SchedulerPort
+  readonly trace: TraceRecorder
+  readonly behaviours: BehaviourHooks
+  readonly operations: InlineOperations
+  readonly disk: Map<SessionId, PersistedSession>
+  readonly generation: number
+  readonly handles: Map<SessionId, AgentHandle>
+  readonly handleOwners: Map<SessionId, { readonly name: string; readonly ctx: Context }>
+  readonly stubs: Map<SessionId, Disposer>
+  readonly entered: Map<SessionId, StubEntry[]>
+  readonly persistedMarked: Set<SessionId>
+  readonly stubAgents: WeakSet<Agent>
+  readonly enteredStubs: WeakSet<Agent>
+  readonly maintaining: Map<Agent, number>
+  readonly mayCrash: boolean
+  readonly ctx: Context
+  readonly agentOptions: AgentOptions | undefined
+  snapshot(): Snapshot
+  owner(name: string): { readonly ctx: Context; unload(): Promise<void> }
+  signal(name: string): AbortController
+  message(text: string | undefined): UserMessage
+  live(id: SessionId): Agent | undefined
+  unloadFactory(): Promise<void>
+  shutdown(): Promise<void>
+  restart(): Promise<void>
+  crash(): Promise<Snapshot>
+  crashed(generation: number): boolean
+  crashedAt(generation: number): Promise<void>
+  point(label: string, actor: string, generation?: number): Promise<void>
+  nextTx(): string
+}
