@@ -103,6 +103,39 @@ describe('AGENT-INBOX-REPLAY', () => {
     assert.deepEqual(w.trace, [])
   })
 
+  it('AGENT-INBOX-REPLAY 117: live and replay share one validation: a splice replay refuses is refused live with the same error, before the append', () => {
+    const shapes: [string, unknown][] = [
+      ['an item that is not a message', [{ note: 'not a message' }]],
+      ['an item that is a string', ['x']],
+      ['an item whose id is not a string', [{ ...raw('m1'), id: 7 }]],
+      ['inserted not an array', 'x'],
+      ['inserted null', null],
+    ]
+    for (const [label, inserted] of shapes) {
+      const w = world()
+      const inbox = w.open()
+      inbox.append('next-turn', w.msg('t1'))
+      const seq = w.session.seq
+      const live = (() => {
+        try {
+          inbox.splice('next-turn', 0, 1, inserted as UserMessage[])
+        } catch (error) {
+          return error as Error
+        }
+        return assert.fail(`${label}: accepted live`)
+      })()
+      assert.equal(w.session.seq, seq, `${label}: nothing appended`)
+      assert.deepEqual([inbox.nextTurn.map((m) => m.id), w.trace], [['t1'], ['inserted:t1']], `${label}: nothing changed or notified`)
+      const replayed = replayError([spliceEvent(0, { target: 'next-turn', start: 0, inserted: [raw('t1')] }), spliceEvent(1, { target: 'next-turn', start: 0, removedCount: 1, inserted })])
+      assert.equal(replayed.message, 'invalid persisted inbox splice at session seq 1', label)
+      assert.equal(live.message, (replayed.cause as Error).message, `${label}: the live error is replay's cause`)
+    }
+    // An unknown target named like an Object.prototype member is refused before the append too.
+    const w = world()
+    assert.throws(() => w.open().splice('toString' as never, 0, 0, [w.msg('m1')]), /unknown inbox target "toString"/)
+    assert.equal(w.session.seq, 0)
+  })
+
   it('AGENT-CREATE-RESUME 54: inbox replay of a forked session ignores splice events before header.seedLength', () => {
     const seed = [
       spliceEvent(0, { target: 'next-turn', start: 0, inserted: [raw('parent-item')] }),

@@ -14,6 +14,11 @@ function isNonNegativeSafeInteger(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
 }
 
+/** What the inbox can hold (§1.1, §6.1): an object keyed by a string `MessageId`. */
+function isMessage(v: unknown): v is UserMessage {
+  return typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string'
+}
+
 /** Normalize splice coordinates (§6.2): truncate, NaN → 0, negative start counts from the end, clamp. */
 export function normalizeSplice(length: number, start: number, deleteCount: number): { start: number; removed: number } {
   let s = Math.trunc(Number(start))
@@ -92,9 +97,9 @@ export class InboxImpl implements Inbox {
   }
 
   protected list(target: InboxTarget): UserMessage[] {
-    const list = this.#lists[target]
-    if (!list) throw new TypeError(`unknown inbox target ${JSON.stringify(target)}`)
-    return list
+    // includes, not a lookup: `toString` or `__proto__` would find an Object.prototype member.
+    if (!TARGETS.includes(target)) throw new TypeError(`unknown inbox target ${JSON.stringify(target)}`)
+    return this.#lists[target]
   }
 
   #locate(id: MessageId): { target: InboxTarget; index: number } | undefined {
@@ -117,12 +122,30 @@ export class InboxImpl implements Inbox {
     }
   }
 
+  /**
+   * The one validation of a splice against the current projection, live (after normalizing, §6.3)
+   * and on replay (§6.5), so the live inbox never accepts a splice its own replay would refuse:
+   * a known target, coordinates inside the list, an array of messages, ids unique once applied.
+   */
+  protected validate(target: InboxTarget, start: number, removed: number, inserted: readonly UserMessage[]): void {
+    const list = this.list(target)
+    if (!isNonNegativeSafeInteger(start)) throw new RangeError(`start ${String(start)} is not a non-negative safe integer`)
+    if (!isNonNegativeSafeInteger(removed)) throw new RangeError(`removedCount ${String(removed)} is not a non-negative safe integer`)
+    if (start > list.length) throw new RangeError(`start ${start} exceeds length ${list.length}`)
+    if (start + removed > list.length) throw new RangeError(`start + removedCount exceeds length ${list.length}`)
+    if (!Array.isArray(inserted)) throw new TypeError('inserted is not an array')
+    // Every index, holes included: the log would write a hole as null.
+    for (let i = 0; i < inserted.length; i++) {
+      if (!isMessage(inserted[i])) throw new TypeError(`inserted item ${i} is not a message (an object with a string id)`)
+    }
+    this.checkUnique(target, start, removed, inserted)
+  }
+
   protected commit(target: InboxTarget, rawStart: number, rawDelete: number, inserted: readonly UserMessage[], ordinary: boolean, silent = false): UserMessage[] {
     const list = this.list(target)
-    if (!Array.isArray(inserted)) throw new TypeError('inbox splice expects an array of messages')
     const { start, removed } = normalizeSplice(list.length, rawStart, rawDelete)
+    this.validate(target, start, removed, inserted)
     if (removed === 0 && inserted.length === 0) return []
-    this.checkUnique(target, start, removed, inserted)
     // Key order is part of the durable format (§6.2): target, start, removedCount?, inserted, outcome?.
     const payload: Record<string, unknown> = { target, start }
     if (removed > 0) payload.removedCount = removed
@@ -152,18 +175,8 @@ export class InboxImpl implements Inbox {
 
   #applyPersisted(splice: InboxSplice): void {
     if (typeof splice !== 'object' || splice === null) throw new TypeError('splice payload is not an object')
-    if (!TARGETS.includes(splice.target)) throw new TypeError(`unknown target ${JSON.stringify(splice.target)}`)
-    const list = this.#lists[splice.target]
     const removed = splice.removedCount ?? 0
-    if (!isNonNegativeSafeInteger(splice.start)) throw new RangeError(`start ${String(splice.start)} is not a non-negative safe integer`)
-    if (!isNonNegativeSafeInteger(removed)) throw new RangeError(`removedCount ${String(removed)} is not a non-negative safe integer`)
-    if (splice.start > list.length) throw new RangeError(`start ${splice.start} exceeds length ${list.length}`)
-    if (splice.start + removed > list.length) throw new RangeError(`start + removedCount exceeds length ${list.length}`)
-    if (!Array.isArray(splice.inserted)) throw new TypeError('inserted is not an array')
-    for (const m of splice.inserted) {
-      if (typeof m !== 'object' || m === null || typeof m.id !== 'string') throw new TypeError('inserted item is not a message')
-    }
-    this.checkUnique(splice.target, splice.start, removed, splice.inserted)
-    list.splice(splice.start, removed, ...splice.inserted)
+    this.validate(splice.target, splice.start, removed, splice.inserted)
+    this.#lists[splice.target].splice(splice.start, removed, ...splice.inserted)
   }
 }
