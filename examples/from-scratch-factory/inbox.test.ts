@@ -79,6 +79,23 @@ describe('from-scratch-factory inbox', () => {
     assert.deepEqual([agent.session.seq, notes.length, agent.status], [seq, noted, 'idle'])
   })
 
+  it('AGENT-INBOX-REPLAY 117: live and replay validate alike: what replay refuses is refused live, writing nothing; what live accepts replays', async () => {
+    const { agent, notes } = await agentWith()
+    agent.inbox.append('next-turn', msg('t1'))
+    const [seq, noted] = [agent.session.seq, notes.length]
+    const refused: unknown[][] = [
+      ['next-turn', 0, 0, ['x']], ['next-turn', 0, 0, [null]], ['next-turn', 0, 0, [{ note: 'not a message' }]],
+      ['next-turn', 0, 0, [{ id: 7 }]], ['next-turn', 0, 1, ''], ['next-turn', 0, 0, msg('m1')], ['later', 0, 0, [msg('m1')]],
+    ]
+    for (const [target, start, count, inserted] of refused) {
+      assert.throws(() => agent.inbox.splice(target as 'next-turn', start as number, count as number, inserted as UserMessage[]), TypeError, JSON.stringify(inserted))
+    }
+    assert.deepEqual([agent.session.seq, notes.length, ids(agent.inbox.nextTurn)], [seq, noted, ['t1']], 'nothing written or heard')
+    agent.inbox.splice('next-turn', -1, 1, [msg('t2'), msg('t3')])
+    const replayed = await agentWith({ seed: [...agent.session.events] })
+    assert.deepEqual(replayed.agent.inbox.nextTurn, agent.inbox.nextTurn)
+  })
+
   it('AGENT-CREATE-RESUME 54: a forked session replays only the splices after header.seedLength', async () => {
     // The parent's prefix: a pending item and a splice that would be invalid on its own.
     const parent = [splice(0, { target: 'next-turn', start: 0, inserted: [msg('parent')] }), splice(1, { target: 'next-turn', start: 5, inserted: [] })]

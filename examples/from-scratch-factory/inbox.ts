@@ -32,6 +32,11 @@ function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0
 }
 
+/** What a pending list can hold (§6.1): an object keyed by a string `MessageId`. */
+function isMessage(value: unknown): value is UserMessage {
+  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
+}
+
 export class SplicedInbox implements Inbox {
   readonly #lists: Record<InboxTarget, UserMessage[]> = { 'next-turn': [], 'next-step': [] }
 
@@ -108,8 +113,19 @@ export class SplicedInbox implements Inbox {
     return undefined
   }
 
-  /** Ids must stay unique across both lists once the splice is applied (§6.1). */
-  #checkUnique(target: InboxTarget, start: number, count: number, inserted: readonly UserMessage[]): void {
+  /**
+   * One validation for live edits (after normalizing) and replay (§6.3, §6.5), so a change the
+   * inbox accepts is one its replay accepts too: a known target, a range inside the list, an
+   * array of messages, and ids unique across both lists once the splice is applied (§6.1).
+   */
+  #validate(target: InboxTarget, start: number, count: number, inserted: readonly UserMessage[]): void {
+    const list = this.#list(target)
+    if (!isCount(start) || !isCount(count)) throw new RangeError('start and removedCount must be non-negative safe integers')
+    if (start + count > list.length) throw new RangeError(`splice [${start}, +${count}) exceeds the list's length ${list.length}`)
+    if (!Array.isArray(inserted)) throw new TypeError('inserted is not an array')
+    for (let i = 0; i < inserted.length; i++) { // holes too: the log would write one as null
+      if (!isMessage(inserted[i])) throw new TypeError(`inserted item ${i} is not a message`)
+    }
     const ids = new Set<unknown>()
     for (const t of TARGETS) {
       this.#lists[t].forEach((m, i) => { if (t !== target || i < start || i >= start + count) ids.add(m.id) })
@@ -123,10 +139,9 @@ export class SplicedInbox implements Inbox {
   /** §6.3: normalize → validate → append (the commit point) → apply the logged copy → notify. */
   #commit(target: InboxTarget, rawStart: number, rawCount: number, inserted: readonly UserMessage[], purpose: Purpose): UserMessage[] {
     const list = this.#list(target)
-    if (!Array.isArray(inserted)) throw new TypeError('inserted must be an array of messages')
     const { start, count } = normalize(list.length, rawStart, rawCount)
+    this.#validate(target, start, count, inserted)
     if (count === 0 && inserted.length === 0) return [] // nothing changes: no event (§6.2)
-    this.#checkUnique(target, start, count, inserted)
     const splice: InboxSplice = { target, start, ...(count > 0 ? { removedCount: count } : {}), inserted: [...inserted] }
     if (purpose === 'edit' && count > 0) splice.outcome = 'canceled'
     // Throws (non-JSON message, reentrant append) before anything changed.
@@ -140,17 +155,11 @@ export class SplicedInbox implements Inbox {
     return removed
   }
 
-  /** One persisted splice, validated strictly: replay never repairs (§6.5). */
+  /** One persisted splice, validated as live edits are: replay never repairs (§6.5). */
   #replay(splice: InboxSplice): void {
     if (typeof splice !== 'object' || splice === null) throw new TypeError('the payload is not an object')
-    if (!TARGETS.includes(splice.target)) throw new TypeError(`unknown target ${JSON.stringify(splice.target)}`)
-    const list = this.#lists[splice.target]
     const count = splice.removedCount ?? 0
-    if (!isCount(splice.start) || !isCount(count)) throw new RangeError('start and removedCount must be non-negative safe integers')
-    if (splice.start + count > list.length) throw new RangeError(`splice [${splice.start}, +${count}) exceeds the list's length ${list.length}`)
-    if (!Array.isArray(splice.inserted)) throw new TypeError('inserted is not an array')
-    for (const m of splice.inserted) if (typeof m !== 'object' || m === null) throw new TypeError('an inserted item is not a message')
-    this.#checkUnique(splice.target, splice.start, count, splice.inserted)
-    list.splice(splice.start, count, ...splice.inserted)
+    this.#validate(splice.target, splice.start, count, splice.inserted)
+    this.#lists[splice.target].splice(splice.start, count, ...splice.inserted)
   }
 }
