@@ -19,6 +19,7 @@ import { xInputCases } from './x-input.js'
 import { registrySplitCases } from './registry-split.js'
 import { sessionStoreCases } from './session-store.js'
 import { inboxOpsCases } from './inbox-ops.js'
+import { inboxLiveReplayCases } from './inbox-live-replay.js'
 import { initiatorScopeCases } from './initiator-scope.js'
 import { sessionCases } from './sessions.js'
 
@@ -28,5 +29,5 @@ export * from './harness.js'
 export const DIRECTED_CASES: readonly DirectedCase[] = [
   ...factorySeamCases, ...publicInterfaceCases, ...runtimeScopeCases, ...setupContractCases, ...createResumeCases,
   ...preparePublishCases, ...atomicCases, ...teardownCases, ...inboxCases, ...initiatorCases, ...xCancelCases, ...xInputCases,
-  ...registrySplitCases, ...sessionStoreCases, ...inboxOpsCases, ...initiatorScopeCases, ...sessionCases,
+  ...registrySplitCases, ...sessionStoreCases, ...inboxOpsCases, ...inboxLiveReplayCases, ...initiatorScopeCases, ...sessionCases,
 ].sort((a, b) => a.clause - b.clause)
