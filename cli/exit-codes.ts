@@ -6,7 +6,7 @@
 
 /** The exit codes, by meaning. */
 export const EXIT = {
-  /** Everything requested ran to completion and passed. */
+  /** Everything requested ran to completion and passed (`explain`, a viewer: it drew the timeline, whatever the run shows). */
   ok: 0,
   /** A clause failed or a violation was found (a hang, livelock or crash charged to a clause included). */
   violation: 1,
@@ -35,7 +35,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
 /** One line per exit code, for `--help` and the README. */
 export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
-  [EXIT.ok, 'everything requested ran to completion and passed'],
+  [EXIT.ok, 'everything requested ran to completion and passed; explain exits 0 once it drew the timeline, even of a violating run (gate on replay)'],
   [EXIT.violation, 'a clause failed or a violation was found (hangs, livelocks and crashes are charged to a clause)'],
   [EXIT.incomplete, 'the work did not complete and nothing failed (a --timeout expired, or work never settled)'],
   [EXIT.diverged, 'a replay did not reproduce its recorded run'],

@@ -2,8 +2,9 @@
 /**
  * `dsh-kit`: the only place that reads argv/env, the wall clock of a time budget, or sets the exit
  * code. Commands live in `commands/`; every exit code is in `exit-codes.ts`. The guarantee: the exit
- * code is 0 only when the whole requested work ran to completion and passed; anything else is a
- * documented non-zero code with one line saying why.
+ * code is 0 only when the whole requested work ran to completion and passed (for `explain`, a
+ * viewer: when it drew the timeline, whatever the run shows); anything else is a documented
+ * non-zero code with one line saying why.
  * @module
  */
 import { AdapterError } from '../conformance/adapters/adapter.js'

@@ -44,8 +44,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   replay a saved run from its decision log against the adapter it recorded and check it again;
   --adapter must name that adapter unless --force.`,
   explain: `dsh-kit explain <run-file> [--adapter <module>] [--force] [--html <out.html>] [--flat] [--no-marks]
-  print the run's timeline, one line per event with a column per actor; --html writes a
-  self-contained swim-lane page.`,
+  print the run's timeline, one line per event with a column per actor, and the violations the
+  run shows; --html writes a self-contained swim-lane page. explain is a viewer: it exits 0 once it
+  drew the timeline, even of a violating run; gate on replay, which exits 1 while the run violates.`,
   list: `dsh-kit list [--clause "<GROUP> <n>" | <n>]...
   print the clause groups and clauses, the named scenarios and the mutants; --clause prints one
   clause's text, the contract sections it rests on (in the kit's words) and how the suite checks it

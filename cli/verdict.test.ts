@@ -277,6 +277,26 @@ export default REFERENCE_ADAPTER
     expect(existsSync(file)).toBe(true)
   }, 120_000)
 
+  it('explain is a viewer: it exits 0 once it drew the timeline of a violating run, printing the violation; replay of the same file exits 1; --help and the README say so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-explain-'))
+    const fuzz = await run(['fuzz', '--adapter', 'conformance/mutants/m01-setup-after-publish.ts', '--runs', '20', '--out', dir])
+    expect(fuzz.code).toBe(EXIT.violation)
+    const file = /replay: {2}npx dsh-kit replay (\S+)/.exec(fuzz.stdout)![1]!
+    const explain = await run(['explain', file])
+    expect(explain.code, explain.stderr).toBe(EXIT.ok)
+    expect(explain.stdout).toMatch(/^AGENT-SETUP-CONTRACT 36 violated at entry #\d+/m)
+    const page = await run(['explain', file, '--html', join(dir, 'timeline.html')])
+    expect(page.code, page.stderr).toBe(EXIT.ok)
+    const replay = await run(['replay', file])
+    expect(replay.code).toBe(EXIT.violation)
+    const help = await run(['explain', '--help'])
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/exits 0 once it drew the timeline, even of a violating run; gate on replay/)
+    const overview = await run(['--help'])
+    expect(overview.stdout).toMatch(/^ {4}0 {2}.*explain exits 0 once it drew the timeline, even of a violating run/m)
+    const readme = readFileSync(join(KIT_ROOT, 'README.md'), 'utf8')
+    expect(readme).toMatch(/^\| 0 \| .*explain exits 0 once it drew the timeline, even of a violating run/m)
+  }, 120_000)
+
   it('the README documents every exit code of the table, and no other code escaped any test above', () => {
     const readme = readFileSync(join(KIT_ROOT, 'README.md'), 'utf8')
     const rows = [...readme.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [Number(m[1]), m[2]] as const)

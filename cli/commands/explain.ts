@@ -1,6 +1,7 @@
 /**
  * `dsh-kit explain`: a saved run's timeline, one line per event with a column per actor, or a
- * self-contained swim-lane page.
+ * self-contained swim-lane page. A viewer, not a verdict: it exits 0 once it drew the timeline,
+ * even of a violating run (it prints the violations); `replay` is the command to gate on.
  * @module
  */
 import { basename } from 'node:path'
