@@ -530,4 +530,22 @@ export const createResumeCases: DirectedCase[] = [
       )
     },
   },
+  {
+    group: GROUP, clause: 53, title: 'a sessionId that is not a string (a number, a boolean, an object) is a bad id: create rejects before setup and leaves no lifecycle state',
+    async run(target) {
+      // §1.1: a SessionId is a string; §3.5 row A: a bad id rejects with the validation error and
+      // nothing is observable. Only that an Error rejects is asserted: the contract fixes no text.
+      const h = await makeHarness(target)
+      for (const id of [42, true, { id: 's1' }]) {
+        let setupCalled = false
+        const error = await rejection(h.create(id as never, { setup: () => { setupCalled = true } })).catch((failure: Error) => {
+          throw new Error(`sessionId ${JSON.stringify(id)}: ${failure.message}`, { cause: failure })
+        })
+        assert.ok(error instanceof Error, `sessionId ${JSON.stringify(id)}: expected an Error, got ${String(error)}`)
+        assert.equal(setupCalled, false, `sessionId ${JSON.stringify(id)}: setup must not run`)
+      }
+      assertEmpty(h)
+      assert.deepEqual(h.observed, [])
+    },
+  },
 ]
