@@ -65,6 +65,37 @@ console.log(JSON.stringify({
 }))
 `
 
+/**
+ * Under the local Node 22: the AsyncLocalStorages that run a store during simulated runs whose
+ * programs end with agents live (no shutdown, so upstream's registry never drains its initiators).
+ * Watched through the public `run` and `disable`; the kit abandons each world when its run ends.
+ */
+const ABANDONED = `
+import { AsyncLocalStorage } from 'node:async_hooks'
+const ran = new Set()
+const disabled = new Set()
+const { run, disable } = AsyncLocalStorage.prototype
+AsyncLocalStorage.prototype.run = function (...args) { ran.add(this); return run.apply(this, args) }
+AsyncLocalStorage.prototype.disable = function () { disabled.add(this); return disable.call(this) }
+const kit = (p) => import(${JSON.stringify(`file://${KIT_ROOT}/dist/`)} + p)
+const { loadAdapter } = await kit('cli/adapter-loader.js')
+const { normalizeAdapter } = await kit('conformance/adapter.js')
+const { runProgram } = await kit('sim/run.js')
+const { random } = await kit('sim/strategies/index.js')
+const spec = ${JSON.stringify(ADAPTER)}
+const adapter = normalizeAdapter(await loadAdapter(spec), spec)
+const program = { v: 1, actors: [{ id: 'a1', ops: [
+  { op: 'create', session: 's1', setup: { steps: 1 } }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' },
+] }] }
+const outcomes = []
+for (let seed = 1; seed <= 5; seed++) {
+  const strategy = random({ seed })
+  strategy.beginRun()
+  outcomes.push((await runProgram(program, strategy, { process: adapter.processFactory })).outcome.kind)
+}
+console.log(JSON.stringify({ outcomes, ran: ran.size, enabled: [...ran].filter((s) => !disabled.has(s)).length }))
+`
+
 describe('adapters/dsh-agent-loop (the published upstream AgentLoop)', () => {
   it(missing ? `loads and installs a world (skipped: ${missing})` : 'loads and installs a world: boots one process, drives one agent, shuts down; one program runs clean across a restart', (ctx) => {
     if (missing) {
@@ -78,5 +109,17 @@ describe('adapters/dsh-agent-loop (the published upstream AgentLoop)', () => {
     expect(result.types).toEqual(expect.arrayContaining(['agent/inbox/spliced', 'turn/start', 'step/start', 'user/message', 'assistant/message', 'step/end', 'turn/end']))
     expect(result.persisted).toBeGreaterThanOrEqual(result.types.length)
     expect(result).toMatchObject({ outcome: 'ok', violations: [], resumed: true })
+  })
+
+  it(missing ? `leaves no AsyncLocalStorage enabled after a run (skipped: ${missing})` : 'leaves no AsyncLocalStorage enabled once a run that never shut its process down is over (each one would slow every later promise of the thread)', (ctx) => {
+    if (missing) {
+      ctx.skip(missing)
+      return
+    }
+    const out = execFileSync(NODE, ['--input-type=module', '-e', ABANDONED], { cwd: KIT_ROOT, encoding: 'utf8', timeout: 60_000 })
+    const result = JSON.parse(out.trim().split('\n').at(-1)!)
+    expect(result.outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
+    expect(result.ran).toBeGreaterThanOrEqual(5)
+    expect(result.enabled).toBe(0)
   })
 })

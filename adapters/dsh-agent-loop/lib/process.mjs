@@ -6,6 +6,7 @@
  * shutdown: cordis' own root fiber cannot be disposed (its `dispose()` restarts it).
  * @module
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { Context } from '@deepseek-ai/cordis'
 import { AgentRegistry, agentEvents } from '@deepseek-ai/dsh-agent'
 import { LlmRuntime } from '@deepseek-ai/dsh-llm'
@@ -181,6 +182,13 @@ export async function bootProcess(services, options) {
   const host = proc.ctx.plugin({ name: 'dsh-kit:root', inject: ['agents', 'sessions'], apply() {} })
   await host
   const ctx = facade(host.ctx)
+  // The registry's initiator storages (dsh-agent's AgentRegistry keeps two AsyncLocalStorages and
+  // disables them only when a shutdown's initiator drain completes). A real process that dies takes
+  // them along; here thousands of simulated processes share one Node process, and every enabled
+  // storage makes each later promise of the thread pay for propagating it (Node 22 runs every
+  // enabled storage's `_propagate` at each promise's creation), so a process abandoned without a
+  // finished shutdown disables them, as the reference's `abandon` disables its initiator's.
+  const storages = Object.values(host.ctx.agents).filter((value) => value instanceof AsyncLocalStorage)
   const owners = new Map()
   const removers = []
   return {
@@ -209,6 +217,7 @@ export async function bootProcess(services, options) {
     abandon() {
       for (const remove of removers.splice(0)) remove()
       persistence?.detach()
+      for (const storage of storages) storage.disable()
       restoreUUID()
     },
     /** Not part of the kit's handle: the upstream objects, for tests and exploration. */
