@@ -17,8 +17,8 @@
  * Without `--adapter` it measures the reference factory.
  * @module
  */
-import { loadAdapter } from '../conformance/adapter-loader.js'
-import { runCampaign } from '../scenarios/campaign.js'
+import { loadAdapter } from '../conformance/adapters/adapter-loader.js'
+import { runCampaign } from '../scenarios/campaign/campaign.js'
 import { arg, fmt, isMain, table } from './common.js'
 
 /** One window of a campaign. */
