@@ -11,6 +11,7 @@ import type {
 import { runTurn } from './driver.js'
 import type { Running, TurnHost } from './driver.js'
 import { SplicedInbox } from './inbox.js'
+import type { InboxListener } from './inbox.js'
 
 interface Idle { readonly kind: 'idle'; readonly lastTurn: number }
 interface Maintenance { readonly kind: 'maintenance'; readonly abort: AbortController; readonly lastTurn: number; wakeRequested: boolean }
@@ -55,7 +56,7 @@ export class ScratchAgent implements Agent {
    */
   constructor(readonly session: Session, readonly options: AgentOptions, factoryCtx: Context) {
     this.id = session.id
-    this.inbox = new SplicedInbox(session, {
+    this.inbox = this.newInbox(session, {
       // Every agent/* event is routed with the agent as its scope key (§1.9).
       inserted: (message) => this.ctx.events.contained('agent/inbox/inserted', this, { agent: this, message }),
       discarded: (message) => this.ctx.events.contained('agent/inbox/discarded', this, { agent: this, message }),
@@ -129,6 +130,11 @@ export class ScratchAgent implements Agent {
     return result.then((value) => { settle(); return value }, (error) => { settle(); throw error })
   }
 
+  /** Construction step of §3.1 step 4: the inbox replayed from the session (a seam for a subclass). */
+  protected newInbox(session: Session, listener: InboxListener): SplicedInbox {
+    return new SplicedInbox(session, listener)
+  }
+
   /** Teardown began (§5.1): from now on waking input never starts a driver (§12 Q3). */
   beginTeardown(): void { this.#tearingDown = true }
 
@@ -165,12 +171,24 @@ export class ScratchAgent implements Agent {
 
   async #drive(running: Running, retire: () => void): Promise<void> {
     try {
-      while (await runTurn(this.#host, running)) { /* the next turn */ }
+      while (await runTurn(this.#host, running)) this.nextTurn(running)
     } catch {
       // A cancellation, or a failure already reported as agent/error and closed in turn/end.
     } finally {
       this.#converge(running, retire)
     }
+  }
+
+  /**
+   * §7.4: the turn closed normally with work pending; the next one gets a fresh activity controller
+   * and clears a stale latch. But an observer of that turn's `turn/end` may have aborted the activity
+   * (a teardown, §5.1 steps 3–4, or a keepInbox cancel, §7.3): that abort ends the driver like any
+   * other, so no turn opens after `dispose()` began (§9 107) and the pending work parks.
+   */
+  protected nextTurn(running: Running): void {
+    running.abort.signal.throwIfAborted()
+    running.abort = new AbortController()
+    running.wakeRequested = false
   }
 
   /** An activity's convergence point: idle, then replay a latched wake (§7.2), then retire (§7.4). */

@@ -107,7 +107,7 @@ export class ScratchFactory implements AgentFactory {
     // quiesces in the background (its owners still await it, §3.5 rows A–D).
     let agent: ScratchAgent
     try {
-      agent = lifecycle.build(() => new ScratchAgent(session, options.agentOptions ?? {}, this.ctx))
+      agent = lifecycle.build(() => this.newAgent(session, options.agentOptions ?? {}))
       this.#checkLive(lifecycle) // e.g. an owner unloaded by an observer of the scope's minting (§9 104)
     } catch (error) {
       void lifecycle.teardown()
@@ -131,12 +131,22 @@ export class ScratchFactory implements AgentFactory {
   #begin(ownerCtx: OwnerContext, id: string, source: 'startup' | 'resume', options: Creation): Lifecycle {
     checkAgentOptions(options.agentOptions)
     this.#checkCanBegin(ownerCtx, id, options.signal)
-    const lifecycle = new Lifecycle(id, ownerCtx, source, (done) => this.#lifecycles.delete(done))
+    const lifecycle = this.newLifecycle(id, ownerCtx, source, (done) => this.#lifecycles.delete(done))
     lifecycle.listen(options.signal, (reason) => creationAborted(id, reason))
     lifecycle.listen(this.#unloaded.signal, (reason) => reason)
     this.#lifecycles.add(lifecycle)
     lifecycle.bindOwner()
     return lifecycle
+  }
+
+  /** The lifecycle of one create/resume (a seam: a subclass may bring its own). */
+  protected newLifecycle(id: string, ownerCtx: OwnerContext, source: 'startup' | 'resume', release: (done: Lifecycle) => void): Lifecycle {
+    return new Lifecycle(id, ownerCtx, source, release)
+  }
+
+  /** Step 4: the agent, its inbox replayed and its scope minted under the factory's context (a seam). */
+  protected newAgent(session: Session, options: AgentOptions): ScratchAgent {
+    return new ScratchAgent(session, options, this.ctx)
   }
 
   /** Rows B and C of §3.5, and a factory that already unloaded. */
