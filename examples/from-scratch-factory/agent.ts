@@ -15,7 +15,7 @@ import type { InboxListener } from './inbox.js'
 
 interface Idle { readonly kind: 'idle'; readonly lastTurn: number }
 interface Maintenance { readonly kind: 'maintenance'; readonly abort: AbortController; readonly lastTurn: number; wakeRequested: boolean }
-type Phase = Idle | Maintenance | Running
+export type Phase = Idle | Maintenance | Running
 
 /** `maxTokens`, if present, is a positive safe integer (§1.5); checked before anything is published. */
 export function checkAgentOptions(options: AgentOptions | undefined): void {
@@ -72,6 +72,12 @@ export class ScratchAgent implements Agent {
 
   get status(): AgentStatus { return this.#phase.kind === 'running' ? 'running' : 'idle' }
 
+  /** The internal phase (§7.1), for a subclass. */
+  protected get phase(): Phase { return this.#phase }
+
+  /** The current activity's promise (§7.5), for a subclass. */
+  protected get activity(): Promise<void> { return this.#activity }
+
   /** §7.2: the one acceptance path of every input. */
   send(message: UserMessage, target: InboxTarget, wakeup: boolean): void {
     const before = this.#phase
@@ -119,7 +125,7 @@ export class ScratchAgent implements Agent {
     if (idle.kind !== 'idle') throw new Error(ERRORS.activeWork(this.id))
     const phase: Maintenance = { kind: 'maintenance', abort: new AbortController(), lastTurn: idle.lastTurn, wakeRequested: false }
     this.#setPhase(phase)
-    const retire = this.#beginActivity()
+    const retire = this.beginActivity()
     let result: Promise<T>
     try {
       result = Promise.resolve(task(phase.abort.signal))
@@ -147,7 +153,7 @@ export class ScratchAgent implements Agent {
   }
 
   /** A new activity replaces `#activity` before the previous one resolves, so `whenIdle` follows it. */
-  #beginActivity(): () => void {
+  protected beginActivity(): () => void {
     let retire!: () => void
     this.#activity = new Promise<void>((resolve) => { retire = resolve })
     return retire
@@ -158,15 +164,23 @@ export class ScratchAgent implements Agent {
     const idle = this.#phase
     if (idle.kind !== 'idle') return
     const running: Running = { kind: 'running', abort: new AbortController(), turn: idle.lastTurn, step: 0, wakeRequested: false }
-    const retire = this.#beginActivity()
+    const retire = this.beginActivity()
     this.#setPhase(running) // emits `running`; a listener may already cancel (then no turn opens)
     try {
-      void this.ctx.agents.withInitiator(this, () => this.#drive(running, retire)) // §8
+      this.runDriver(() => this.#drive(running, retire))
     } catch (error) {
       // §12 Q8: the initiator scope is closing. Back to idle; the input stays parked.
       this.ctx.services.warn(`agent "${this.id}" could not start its driver`, error)
       this.#converge(running, retire)
     }
+  }
+
+  /**
+   * §8: the driver's whole lifetime runs inside the agent's initiator boundary, its promise returned
+   * to `withInitiator` so that a draining registry waits for it (§9 141). Throws while the scope closes.
+   */
+  protected runDriver(drive: () => Promise<void>): void {
+    void this.ctx.agents.withInitiator(this, drive)
   }
 
   async #drive(running: Running, retire: () => void): Promise<void> {
@@ -195,7 +209,12 @@ export class ScratchAgent implements Agent {
   #converge(phase: Running | Maintenance, retire: () => void): void {
     const lastTurn = phase.kind === 'running' ? phase.turn : phase.lastTurn
     if (this.#phase === phase) this.#setPhase({ kind: 'idle', lastTurn })
-    if (phase.wakeRequested && this.inbox.hasPending && !this.#tearingDown) this.#startDriver()
+    if (this.replaysLatch(phase)) this.#startDriver()
     retire()
+  }
+
+  /** §7.2 latch replay: only with work still pending, and never once teardown began (§12 Q3, §5.1 step 4). */
+  protected replaysLatch(phase: Running | Maintenance): boolean {
+    return phase.wakeRequested && this.inbox.hasPending && !this.#tearingDown
   }
 }
