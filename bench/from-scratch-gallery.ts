@@ -35,6 +35,7 @@ options:
   --time <budget>   fuzz time budget per campaign (default: 120s)
   --out <dir>       where certify and fuzz write their run files (default: a fresh temporary directory)
   --json <file>     also write every measurement as JSON
+  --render <file>   print the table of a measurement saved with --json, running nothing
   --help            this text`
 
 /** One certify run of one mutant. */
@@ -116,7 +117,7 @@ function certifyCell(r: CertifyResult | undefined, expected: string): string {
 
 function fuzzCell(r: FuzzResult | undefined, time: string): string {
   if (!r) return '—'
-  if (r.exit === 0) return `not found in ${time} (${r.runs} runs)`
+  if (r.exit === 0) return `not found in ${time.replace(/(\d)([a-z]+)$/, '$1 $2')} (${r.runs} runs)`
   if (r.exit !== 1 || !r.clause) return `exit ${r.exit} after ${r.runs} runs (${r.seconds.toFixed(0)} s)`
   return `**${r.clause}** at run ${r.runs} (${r.seconds.toFixed(1)} s)`
 }
@@ -142,6 +143,13 @@ function list(name: string): string[] | undefined {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) { console.log(HELP); return }
+  const saved = list('render')?.[0]
+  if (saved) {
+    const measured = readJson(saved) as { time: string; seeds: number[]; rows: GalleryRow[] } | undefined
+    if (!measured) throw new Error(`--render: ${saved} does not exist`)
+    console.log(galleryTable(measured.rows, measured.seeds, measured.time))
+    return
+  }
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`)
   const ids = list('mutants')
   const mutants = ids ? ids.map((id) => {
