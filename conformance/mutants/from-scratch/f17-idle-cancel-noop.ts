@@ -5,8 +5,8 @@
  * `queue`, a followup left by an aborted turn or a keepInbox cancel) survives a plain cancel and runs
  * at the next wake, instead of being dropped by durable `canceled` splices.
  * Violates: X-CANCEL 154 (pending input is discarded by a plain cancel; §7.3 step 1 "also when idle",
- * §11 D8: idle cancel with pending items cancels them).
- * Realistic: upstream's READMEs say exactly this ("idle cancel is a safe no-op", §11 D8): the prose a
+ * §11 (D8): idle cancel with pending items cancels them).
+ * Realistic: upstream's READMEs say exactly this ("idle cancel is a safe no-op", §11 (D8)): the prose a
  * reimplementation is most likely to follow.
  * @module
  */

@@ -90,7 +90,7 @@ export const SCRATCH_MUTANTS: readonly ScratchMutant[] = [
   },
   {
     id: 'f17', name: 'idle-cancel-noop', clause: 'X-CANCEL 154',
-    description: 'cancel on an idle agent does nothing, so parked input survives it (the stale prose of §11 D8)',
+    description: 'cancel on an idle agent does nothing, so parked input survives it (the stale prose of §11 (D8))',
   },
   {
     id: 'f18', name: 'abort-before-clear', clause: 'X-CANCEL 155',
