@@ -14,6 +14,7 @@ import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { guidedReplay, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
+import { stringText } from '../../sim/trace/bounded-text.js'
 import type { Timeline } from '../../sim/trace/timeline.js'
 
 /** A failure's timeline for the certificate page, or a note saying why there is none. */
@@ -55,7 +56,7 @@ export async function failureTimelines(report: Report, process: ProcessFactory):
     }
     const settled = await settleOrHang(run, { timeoutMs: REPLAY_TIMEOUT_MS })
     if (settled.kind !== 'fulfilled') {
-      const why = settled.kind === 'hang' ? `the replay ${describeHang(settled)}` : `the replay failed: ${settled.error instanceof Error ? settled.error.message : String(settled.error)}`
+      const why = settled.kind === 'hang' ? `the replay ${describeHang(settled)}` : `the replay failed: ${stringText(settled.error)}`
       out.set(c.key, { note: `no timeline: ${why}` })
       continue
     }

@@ -18,7 +18,7 @@ import { pct, random } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { renderTrace } from '../../sim/trace/trace.js'
 import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
-import { printValue } from '../../sim/pool/errors.js'
+import { isError, printValue, thrownMessage } from '../../sim/trace/bounded-text.js'
 import type { LostReason } from '../../sim/pool/worker-pool.js'
 import { REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import type { NormalizedAdapter } from '../adapters/adapter.js'
@@ -157,7 +157,7 @@ async function runCase(env: UnitEnv, c: DirectedCase): Promise<UnitVerdict> {
   }))
   let message: string | undefined
   if (settled.kind === 'hang') message = `the directed case ${describeHang(settled)}`
-  else if (settled.kind === 'rejected') message = settled.error instanceof Error ? settled.error.message : `the case failed with a non-Error value: ${printValue(settled.error)}`
+  else if (settled.kind === 'rejected') message = isError(settled.error) ? thrownMessage(settled.error) : `the case failed with a non-Error value: ${printValue(settled.error)}`
   if (message === undefined && faults.length > 0) message = `the implementation ${faults[0]!}`
   else if (message !== undefined && faults.length > 0) message = `${message} (and the implementation ${faults[0]!})`
   const failures = message === undefined ? [] : [{ key, failure: { message, via: 'directed case' as const, caseTitle: caseTitle(c), replay: caseRerun(env, key) } }]
