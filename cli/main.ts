@@ -61,6 +61,8 @@ function report(error: unknown): number {
   if (error instanceof InputError || error instanceof RunFileError || error instanceof ProgramError) return line(error.message), EXIT.input
   if (error instanceof OutputError) return line(error.message), EXIT.output
   if (error instanceof AdapterError || (error instanceof Error && error.name === 'AdapterError')) return line(error.message), EXIT.adapter
+  // A pool's worker died, hung or ran away while loading the adapter module (reported once, never respawned).
+  if (error instanceof Error && error.name === 'PoolInitError') return line(`cannot load the adapter: ${error.message}`), EXIT.adapter
   line(`internal error (a bug in dsh-kit; please report it with the command line): ${crashText(error)}`)
   return EXIT.internal
 }

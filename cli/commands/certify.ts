@@ -2,19 +2,19 @@
  * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop.
  * @module
  */
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
+import { DEFAULT_PROBE_TIMEOUT_MS, describeAdapter, WatchedAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { CertifyOptionError } from '../../conformance/certify/plan.js'
 import { formatReport } from '../../report/certify-text.js'
 import { certify } from '../../conformance/certify/certify.js'
 import type { Progress, Report } from '../../conformance/certify/report.js'
 import { failureTimelines } from '../../conformance/certify/failure-timelines.js'
 import { renderCertificateHtml } from '../../report/certificate/index.js'
-import { loadAdapter } from '../adapter-loader.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { kitVersion } from '../kit-version.js'
-import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
+import { attemptOutput, intOption, onlyOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { certifyJUnit } from '../../report/junit.js'
 
@@ -61,7 +61,9 @@ export async function certifyCommand(args: string[]): Promise<number> {
   const outDir = values.out === undefined ? undefined : writableDir('--out', values.out)
   const reporters = reporterOptions('certify', values.reporter, values.json)
   if (values.html !== undefined) writableFile('--html', values.html)
-  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  // The adapter's module is loaded and probed only in a watched worker (never in this thread).
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER
+    : await describeAdapter(values.adapter, { probe: true, probeTimeoutMs: Math.max(unitTimeoutMs ?? 0, DEFAULT_PROBE_TIMEOUT_MS) })
   process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${values.profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
   const started = performance.now()
   let report: Report
@@ -74,7 +76,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
         if (deadlineMs !== undefined && performance.now() - started >= deadlineMs) return `--timeout ${values.timeout} expired`
         return undefined
       },
-      ...(values.adapter ? { adapterModule: values.adapter } : {}),
+      ...(values.adapter ? { adapterModule: values.adapter, probed: true } : {}),
       ...(seed === undefined ? {} : { seed }),
       ...(outDir ? { outDir } : {}),
       ...(only ? { only } : {}),
@@ -85,12 +87,22 @@ export async function certifyCommand(args: string[]): Promise<number> {
     throw error
   }
   console.log(formatReport(report, { timelines: values.timelines }))
-  writeReports(reporters, { json: () => `${JSON.stringify(report, null, 1)}\n`, junit: () => certifyJUnit(report) })
+  // After the text report, every output is attempted even when another failed: a page or file that
+  // cannot be written never hides the findings or the other outputs.
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify(report, null, 1)}\n`, junit: () => certifyJUnit(report) })
   if (values.html) {
-    // After the text report: a page that cannot be written never hides the findings.
-    const timelines = await failureTimelines(report, normalizeAdapter(adapter, values.adapter ?? 'reference').processFactory)
-    writeOutput('--html', values.html, renderCertificateHtml(report, { kitVersion: kitVersion(), timelines }))
-    process.stderr.write(`wrote ${values.html}\n`)
+    const html = values.html
+    // The failures' replays run against the adapter, so in a watched worker too.
+    const watched = new WatchedAdapter(values.adapter)
+    let timelines
+    try {
+      timelines = await failureTimelines(report, (request) => watched.replay(request))
+    } finally {
+      await watched.close()
+    }
+    const error = attemptOutput(() => writeOutput('--html', html, renderCertificateHtml(report, { kitVersion: kitVersion(), timelines })))
+    if (error) failed.push(error)
+    else process.stderr.write(`wrote ${html}\n`)
   }
-  return certifyExitCode(report)
+  return outputsExitCode(failed, certifyExitCode(report))
 }

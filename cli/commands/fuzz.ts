@@ -8,11 +8,11 @@ import { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign } fro
 import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
 import { formatCampaign } from '../../report/campaign-text.js'
 import { findScenario } from '../../scenarios/index.js'
-import { loadAdapter } from '../adapter-loader.js'
+import { describeAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
-import { intOption, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
+import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { campaignJUnit } from '../../report/junit.js'
 
@@ -74,7 +74,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   }
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'fuzz'))
   const reporters = reporterOptions('fuzz', values.reporter, values.json)
-  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
   process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}`}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
@@ -98,6 +98,6 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const durationMs = Math.round(performance.now() - started)
   if (process.stderr.isTTY) process.stderr.write('\n')
   console.log(formatCampaign(report, { durationMs, timelines: !values['no-timelines'] }))
-  writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
-  return fuzzExitCode(report)
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
+  return outputsExitCode(failed, fuzzExitCode(report))
 }

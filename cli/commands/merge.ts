@@ -9,7 +9,7 @@ import { MergeError, mergeReports } from '../../scenarios/campaign/merge.js'
 import type { MergedReport, ShardReport } from '../../scenarios/campaign/merge.js'
 import { InputError, UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
-import { parseOptions } from '../options.js'
+import { outputsExitCode, parseOptions } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { campaignJUnit } from '../../report/junit.js'
 
@@ -49,6 +49,6 @@ export function mergeCommand(args: string[]): number {
   }
   console.log(`merged ${positionals.length} shard report${positionals.length === 1 ? '' : 's'} (shards ${merged.mergedShards.join(', ')})`)
   console.log(formatCampaign(merged, { timelines: !values['no-timelines'], ...(merged.durationMs === undefined ? {} : { durationMs: merged.durationMs }) }))
-  writeReports(reporters, { json: () => `${JSON.stringify(merged, null, 1)}\n`, junit: () => campaignJUnit(merged) })
-  return mergeExitCode(merged)
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify(merged, null, 1)}\n`, junit: () => campaignJUnit(merged) })
+  return outputsExitCode(failed, mergeExitCode(merged))
 }

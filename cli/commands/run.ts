@@ -12,7 +12,7 @@ import { CAMPAIGN_STRATEGIES, CampaignError, runCampaign } from '../../scenarios
 import type { CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
 import { formatCampaign } from '../../report/campaign-text.js'
 import type { Scenario } from '../../scenarios/catalog/scenario.js'
-import { loadAdapter } from '../adapter-loader.js'
+import { describeAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { InputError, UsageError } from '../errors.js'
 import { fuzzExitCode } from './fuzz.js'
 import { interrupted } from '../interrupt.js'
@@ -39,7 +39,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'run'))
   if (values.json !== undefined) writableFile('--json', values.json)
   const file = await readProgramFile(path)
-  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   // The campaign's scenario mode, for a program with no goals of its own.
   const scenario: Scenario = { name: file.name, title: `program file ${path}`, groups: [], program: file.program, goals: [] }
   const started = performance.now()

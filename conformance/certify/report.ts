@@ -25,6 +25,11 @@ export interface CertifyOptions {
    * what worker threads import (see `workers`).
    */
   readonly adapterModule?: string
+  /**
+   * The adapter was already probed in a watched worker (the CLI's `describeAdapter`), and `adapter`
+   * may be its stand-in, which cannot install in this thread: skip the probe here.
+   */
+  readonly probed?: boolean
   readonly onProgress?: (progress: Progress) => void
   /** Base seed of the schedules and random programs (default 0). */
   readonly seed?: number
