@@ -5,7 +5,6 @@
  * campaign's report is the same in one thread or many.
  * @module
  */
-import { DECISION_LOG_VERSION } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
 import { ALL_COVERAGE_KEYS, mergeCoverage, missingCoverage } from '../arbitraries/index.js'
@@ -13,6 +12,9 @@ import type { CampaignContext, FailureToReport, SeedResult } from './seed.js'
 import { goalName } from './seed.js'
 import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
 import { Corpus } from '../guidance/corpus.js'
+import { lostFailure } from './lost-failure.js'
+
+export { lostFailure }
 
 /**
  * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
@@ -125,18 +127,5 @@ export class CampaignLedger {
       growth: [0.1, 0.5, 1].map(at),
       ...(this.ctx.settings.guidance && !this.ctx.scenario ? { corpus: { entries: corpus.entries.length, mutatedSeeds: this.mutated } } : {}),
     }
-  }
-}
-
-/**
- * A failure whose run never finished (its worker was stopped by the watchdog): no log, so no
- * shrink and no replay; the rerun command reproduces it from the seed.
- */
-export function lostFailure(key: string, message: string, program: Program, r: number, run: number, strategy: string, rerun: string): CampaignFailure {
-  const none = { actors: 0, operations: 0, behaviours: 0, decisions: 0, preemptions: 0 }
-  return {
-    key, message, runSeed: r, run, strategy, alsoViolated: [], program, decisions: { v: DECISION_LOG_VERSION, strategy, decisions: [] },
-    violations: [], hash: '', outcome: 'livelock', before: none, after: none, replayVerified: false, originalProgram: program,
-    rerun, timeline: '(the run never finished: no timeline; rerun it with the command above)',
   }
 }
