@@ -11,6 +11,7 @@ import { findScenario } from '../../scenarios/index.js'
 import { describeAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
+import { kitVersion } from '../kit-version.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
@@ -96,8 +97,10 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     throw error
   }
   const durationMs = Math.round(performance.now() - started)
+  // Recorded in the JSON so that `merge` can check its shards are of one campaign.
+  const budget = { ...(runs === undefined ? {} : { runs }), ...(values.time === undefined ? {} : { time: values.time }) }
   if (process.stderr.isTTY) process.stderr.write('\n')
   console.log(formatCampaign(report, { durationMs, timelines: !values['no-timelines'] }))
-  const failed = writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs, kitVersion: kitVersion(), budget }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
   return outputsExitCode(failed, fuzzExitCode(report))
 }
