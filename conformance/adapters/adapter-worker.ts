@@ -12,6 +12,7 @@ import type { NormalizedAdapter, Supports } from './adapter.js'
 import { loadAdapter } from './adapter-loader.js'
 import { probeInstall } from './probe.js'
 import { replayRun } from './replay-run.js'
+import { keepTimerGlobals } from '../../sim/pool/timer-globals.js'
 import type { ReplayedRun, ReplayRequest } from './replay-run.js'
 
 /** What the worker is initialised with. */
@@ -40,20 +41,28 @@ export type AdapterUnit =
 /** The result of a unit. */
 export type AdapterUnitResult = AdapterDescription | ReplayedRun
 
-/** Load the adapter (the worker's load is timed and watched by the pool). */
-export async function init(data: AdapterWorkerInit): Promise<NormalizedAdapter> {
-  const input = data.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.adapterModule)
-  return normalizeAdapter(input, data.source)
+/** The loaded adapter, and how errors name it. */
+export interface AdapterWorkerState {
+  readonly adapter: NormalizedAdapter
+  readonly source: string
+}
+
+/** Load the adapter (the worker's load is timed and watched by the pool); timer globals it replaces are put back, said once. */
+export async function init(data: AdapterWorkerInit): Promise<AdapterWorkerState> {
+  const { value: input, replaced } = await keepTimerGlobals(async () => data.adapterModule === undefined ? REFERENCE_ADAPTER : loadAdapter(data.adapterModule))
+  if (replaced.length > 0) process.stderr.write(`dsh-kit: warning: adapter module ${data.source} replaced ${replaced.join(', ')} when it loaded; the kit put the real ones back in its workers (the simulator fakes them itself, per run)\n`)
+  return { adapter: normalizeAdapter(input, data.source), source: data.source }
 }
 
 /** Run one unit. */
-export async function run(adapter: NormalizedAdapter, unit: AdapterUnit, context: UnitContext): Promise<AdapterUnitResult> {
+export async function run(state: AdapterWorkerState, unit: AdapterUnit, context: UnitContext): Promise<AdapterUnitResult> {
+  const { adapter, source } = state
   const keepAlive = context.keepAlive ? { keepAlive: context.keepAlive } : {}
   if (unit.kind === 'describe') {
     if (unit.probe) {
-      const probed = await settleOrHang(() => probeInstall(adapter, adapter.name), { timeoutMs: unit.probeTimeoutMs, ...keepAlive })
+      const probed = await settleOrHang(() => probeInstall(adapter, source), { timeoutMs: unit.probeTimeoutMs, ...keepAlive })
       if (probed.kind === 'rejected') throw probed.error
-      if (probed.kind === 'hang') throw Object.assign(new Error(`the capability probe (install, or boot the process, once) ${describeHang(probed)}`), { name: 'AdapterError' })
+      if (probed.kind === 'hang') throw Object.assign(new Error(`${source}: the capability probe (install, or boot the process, once) ${describeHang(probed)}`), { name: 'AdapterError' })
     }
     return {
       name: adapter.name, version: adapter.version, supports: adapter.supports, foreign: adapter.foreign,

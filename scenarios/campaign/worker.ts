@@ -7,6 +7,7 @@
 import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import { loadAdapter } from '../../conformance/adapters/adapter-loader.js'
 import { keepClockBetweenRuns } from '../../sim/world/clock.js'
+import { keepTimerGlobals } from '../../sim/pool/timer-globals.js'
 import type { UnitContext } from '../../sim/pool/protocol.js'
 import { campaignContext, reportFailure, runSeed, treeStep } from './seed.js'
 import { dfs } from '../../sim/strategies/index.js'
@@ -33,7 +34,7 @@ export type CampaignUnit =
 export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
   // This thread does nothing but runs: one virtual clock, reset per run, instead of one per run.
   keepClockBetweenRuns()
-  const adapter = data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.settings.adapterModule)
+  const { value: adapter } = await keepTimerGlobals(async () => data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : loadAdapter(data.settings.adapterModule!))
   return campaignContext(data.settings, adapter, data.settings.baseline ? REFERENCE_ADAPTER : undefined)
 }
 
