@@ -66,14 +66,15 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   const shouldStop = (): boolean => {
     if (options.failFast === true && failedClauses.size > 0) return true
     stopReason ??= options.shouldStop?.()
-    if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs or livelocks the watchdog stopped), so the rest were not run`
+    if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs, livelocks, crashes or memory exhaustion the watchdog stopped), so the rest were not run`
     return stopReason !== undefined
   }
   // With `only`, a run's violations of other clauses are not reported, so they must not stop it either.
   const reported = (key: string): boolean => !plan.only || key.startsWith('X-RUN ') || plan.only.includes(Number(/\d+$/.exec(key)?.[0]))
   const onVerdict = (_: number, verdict: UnitVerdict): void => {
-    // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do.
-    if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS) lost++
+    // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do,
+    // and so does every unit whose worker was stopped and replaced (a crash or memory, however quick).
+    if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS || verdict.lost !== undefined) lost++
     for (const f of verdict.failures) if (reported(f.key)) failedClauses.add(f.key)
     progress({ kind: 'tick', done: ++done, total: plan.units.length, failures: failedClauses.size })
   }

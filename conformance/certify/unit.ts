@@ -43,6 +43,8 @@ export interface UnitVerdict {
   readonly failures: readonly { readonly key: string; readonly failure: Failure }[]
   /** The unit never finished: a watchdog stopped it (a hang or livelock) after this many ms. */
   readonly hungMs?: number
+  /** The pool lost the unit's worker (a hang, livelock, crash or memory): it was stopped and replaced. */
+  readonly lost?: LostReason
 }
 
 /** Everything a unit needs besides the unit itself. */
@@ -123,9 +125,9 @@ export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapt
   if (unit.kind === 'case') {
     const c = env.plan.cases[unit.index]!
     const key = clauseKey(c.clause)
-    return { kind: 'case', clause: c.clause, hungMs: afterMs, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
+    return { kind: 'case', clause: c.clause, hungMs: afterMs, lost: reason, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
   }
-  return { kind: 'run', hungMs: afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
+  return { kind: 'run', hungMs: afterMs, lost: reason, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
 }
 
 function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
