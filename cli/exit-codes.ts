@@ -42,8 +42,8 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.usage, 'usage error: unknown command or option, or a value out of range'],
   [EXIT.input, 'bad input file: a run file, program or report that does not parse or validate'],
   [EXIT.internal, 'internal error of the kit (a bug; please report it)'],
-  [EXIT.output, 'an output path cannot be written'],
-  [EXIT.adapter, 'adapter error: does not load, wrong shape, throws on install, registers no factory'],
+  [EXIT.output, 'an output path cannot be written (every other output is still attempted; each failure is named)'],
+  [EXIT.adapter, 'adapter error: does not load (its worker dies, hangs or runs away while loading), wrong shape, throws on install, registers no factory'],
   [EXIT.interrupted, 'interrupted (SIGINT) after writing the partial summary'],
   [EXIT.terminated, 'terminated (SIGTERM) after writing the partial summary'],
 ]
