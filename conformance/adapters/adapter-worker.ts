@@ -60,7 +60,9 @@ export async function run(state: AdapterWorkerState, unit: AdapterUnit, context:
   const keepAlive = context.keepAlive ? { keepAlive: context.keepAlive } : {}
   if (unit.kind === 'describe') {
     if (unit.probe) {
-      const probed = await settleOrHang(() => probeInstall(adapter, source), { timeoutMs: unit.probeTimeoutMs, ...keepAlive })
+      // Not unref'ing the worker's port here: the probe's own teardown wait (probe.ts) lets the loop
+      // drain to see an unload that never settles, which this watch would take for a hung probe.
+      const probed = await settleOrHang(() => probeInstall(adapter, source), { timeoutMs: unit.probeTimeoutMs })
       if (probed.kind === 'rejected') throw probed.error
       if (probed.kind === 'hang') throw Object.assign(new Error(`${source}: the capability probe (install, or boot the process, once) ${describeHang(probed)}`), { name: 'AdapterError' })
     }

@@ -81,7 +81,7 @@ export class CampaignLedger {
         this.reported.add(fresh.key)
         const slot = this.failures.push(undefined) - 1
         if (run.failing) {
-          reports.push({ slot, failure: { key: fresh.key, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
+          reports.push({ slot, failure: { key: fresh.key, message: fresh.message, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
         } else {
           this.failures[slot] = lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true))
         }

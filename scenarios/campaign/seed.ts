@@ -243,6 +243,8 @@ function* dfsSchedules(max: number): Generator<Strategy> {
 /** What to report about one failing run (the ledger decides which runs are reported). */
 export interface FailureToReport {
   readonly key: string
+  /** The violation as the run found it (kept when the failure cannot be replayed). */
+  readonly message?: string
   readonly keys: readonly string[]
   readonly program: Program
   readonly decisions: DecisionLog
@@ -271,7 +273,7 @@ export async function reportFailure(ctx: CampaignContext, f: FailureToReport): P
     const why = error instanceof ReplayDivergenceError
       ? `a strict replay of the failing run diverged at decision ${error.index} (the log has ${error.expected ?? 'no more decisions'}; the run did ${error.actual}): the code under test is nondeterministic (it keeps state across runs, or reads real time or randomness), so the failure cannot be replayed or shrunk`
       : `reporting it failed (${stringText(error)})`
-    const failure = lostFailure(f.key, `${f.key} was violated by run seed ${f.r} (${f.strategy}), but ${why}; rerun it`, f.program, f.r, f.run, f.strategy, f.rerun)
+    const failure = lostFailure(f.key, `${f.key} was violated by run seed ${f.r} (${f.strategy})${f.message === undefined ? '' : `: ${f.message}`}; but ${why}; rerun it`, f.program, f.r, f.run, f.strategy, f.rerun)
     return { ...failure, alsoViolated: f.keys.filter((k) => k !== f.key), decisions: f.decisions, timeline: '(no timeline: the failing run does not replay)' }
   }
 }
