@@ -16,6 +16,8 @@ import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { campaignJUnit } from '../../report/junit.js'
+import { knownViolations } from '../../conformance/certify/baseline.js'
+import { readBaselineFile } from '../baseline-file.js'
 
 function fuzzProgress(started: number): (p: CampaignProgress) => void {
   let last = 0
@@ -50,6 +52,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
     workers: { type: 'string' }, reporter: { type: 'string', multiple: true },
     guidance: { type: 'string' }, 'no-scenario-mix': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   })
   if (values.guidance !== undefined && values.guidance !== 'on' && values.guidance !== 'off') throw new UsageError(`--guidance must be on or off, got "${values.guidance}"`)
   if (values.scenario !== undefined && (values.guidance !== undefined || values['no-scenario-mix'])) throw new UsageError('--guidance and --no-scenario-mix apply to random programs, not to a --scenario')
@@ -75,6 +78,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   }
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'fuzz'))
   const reporters = reporterOptions('fuzz', values.reporter, values.json)
+  const known = values.baseline === undefined ? undefined : knownViolations(readBaselineFile(values.baseline))
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
@@ -87,6 +91,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
       differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
       ...(values.guidance === undefined ? {} : { guidance: values.guidance === 'on' }), mixScenarios: !values['no-scenario-mix'],
       ...(values.adapter ? { adapterModule: values.adapter } : {}),
+      ...(known ? { known } : {}),
       ...(scenario ? { scenario } : {}),
       ...(shard ? { shard } : {}),
       ...(runs === undefined ? {} : { runs }),

@@ -28,11 +28,14 @@ import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, R
 import type { CertifyWorkerInit } from './worker.js'
 import { CHECKED_CLAUSES } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
+import { applyGate } from './gate.js'
+import { tierOfKey } from '../clauses/tiers.js'
 
 export { PROFILES, CertifyOptionError, clauseKey, strategyFor }
 export { caseSkipReason, caseTarget, runCase } from './case-runner.js'
 export type { Profile }
 export type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Progress, Report } from './report.js'
+export type { Gate, GateBaseline, KnownEntry, StaleEntry, Tier, TierTotals } from './report.js'
 
 /** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
 export const DEFAULT_MAX_LOST_UNITS = 5
@@ -64,7 +67,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   let done = 0
   let stopReason: string | undefined
   const shouldStop = (): boolean => {
-    if (options.failFast === true && failedClauses.size > 0) return true
+    if (options.failFast === true && [...failedClauses].some((key) => tierOfKey(key) === 'MUST')) return true
     stopReason ??= options.shouldStop?.()
     if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs, livelocks, crashes or memory exhaustion the watchdog stopped), so the rest were not run`
     return stopReason !== undefined
@@ -187,7 +190,8 @@ function buildReport(
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
   const complete = meta.incomplete === undefined && meta.ran === plan.units.length
-  return {
+  // The verdict counts the MUST clauses, and a MUST left unchecked is not passed (gate.ts).
+  return applyGate({
     suite: { version: SUITE_VERSION },
     adapter: {
       name: adapter.name, version: adapter.version, supports: adapter.supports,
@@ -204,5 +208,5 @@ function buildReport(
     units: { planned: plan.units.length, ran: meta.ran },
     passed: failing.length === 0 && complete,
     failing,
-  }
+  })
 }

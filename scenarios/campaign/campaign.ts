@@ -116,7 +116,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(settings.mixScenarios || scenario ? [] : ['--no-scenario-mix']),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')
-  const ledger = new CampaignLedger(ctx, options.keepGoing === true, rerun)
+  const ledger = new CampaignLedger(ctx, options.keepGoing === true, rerun, options.known)
   let stoppedBy: CampaignReport['stoppedBy'] = 'runs'
   const stop = (): boolean => {
     const stopped = options.shouldStop?.()

@@ -11,6 +11,7 @@ import { ALL_COVERAGE_KEYS, mergeCoverage, missingCoverage } from '../arbitrarie
 import type { CampaignContext, FailureToReport, SeedResult } from './seed.js'
 import { goalName } from './seed.js'
 import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
+import type { KnownEntry } from '../../conformance/certify/report.js'
 import { Corpus } from '../guidance/corpus.js'
 import { lostFailure } from './lost-failure.js'
 
@@ -41,7 +42,7 @@ export class CampaignLedger {
   /** Seeds whose program came from the corpus. */
   mutated = 0
 
-  constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand) {
+  constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand, private readonly known: ReadonlyMap<string, KnownEntry> = new Map()) {
     this.corpus = new Corpus(ctx.settings.guidance && !ctx.scenario)
     const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
     this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
@@ -76,24 +77,27 @@ export class CampaignLedger {
       this.violatingRuns++
       const keys = [...new Set(run.violations.map((v) => v.key))]
       for (const k of keys) this.violationCounts[k] = (this.violationCounts[k] ?? 0) + 1
-      const fresh = run.violations.find((v) => !this.reported.has(v.key))
+      // A new clause is reported before a known one the same run violated.
+      const fresh = run.violations.find((v) => !this.reported.has(v.key) && !this.known.has(v.key)) ?? run.violations.find((v) => !this.reported.has(v.key))
       if (fresh) {
         this.reported.add(fresh.key)
         const slot = this.failures.push(undefined) - 1
         if (run.failing) {
           reports.push({ slot, failure: { key: fresh.key, message: fresh.message, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
         } else {
-          this.failures[slot] = lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true))
+          this.fill(slot, lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true)))
         }
       }
-      if (!this.keepGoing) return { reports, stop: true }
+      // Only a violation nobody knew about stops a campaign that does not keep going.
+      if (!this.keepGoing && keys.some((k) => !this.known.has(k))) return { reports, stop: true }
     }
     return { reports, stop: false }
   }
 
   /** A report arrived for `slot`. */
   fill(slot: number, failure: CampaignFailure): void {
-    this.failures[slot] = failure
+    const known = this.known.get(failure.key)
+    this.failures[slot] = known ? { ...failure, known } : failure
   }
 
   /** The campaign's report. */
@@ -111,7 +115,8 @@ export class CampaignLedger {
       ...(ctx.scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
       ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
       stateCoverage: this.stateCoverage(),
-      passed: this.violatingRuns === 0,
+      ...(this.known.size ? { knownClauses: [...this.known.keys()] } : {}),
+      passed: Object.keys(this.violationCounts).every((k) => this.known.has(k)),
     }
   }
 

@@ -97,6 +97,7 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
   const stops = reports.map((r) => r.stoppedBy)
   const stoppedBy = (['interrupted', 'failure', 'time', 'exhausted', 'runs'] as const).find((s) => stops.includes(s)) ?? 'runs'
   const durations = reports.map((r) => r.durationMs).filter((d): d is number => d !== undefined)
+  const knownClauses = [...new Set(reports.flatMap((r) => r.knownClauses ?? []))]
   return {
     mode: first.mode, ...(first.scenario ? { scenario: first.scenario } : {}), adapter: first.adapter, strategy: first.strategy, seed: first.seed,
     shard: { index: 1, count: 1 }, runs: sum((r) => r.runs), seeds: sum((r) => r.seeds), stoppedBy, outcomes,
@@ -105,8 +106,11 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
     ...(coverage ? { coverage } : {}),
     ...(first.guidance ? { guidance: first.guidance } : {}),
     ...(stateCoverage ? { stateCoverage } : {}),
-    // Recomputed from what the shards found: a shard's own `passed` flag is not evidence.
-    passed: failures.length === 0 && sum((r) => r.violatingRuns) === 0 && Object.keys(violationCounts).length === 0,
+    ...(knownClauses.length ? { knownClauses } : {}),
+    // Recomputed from what the shards found (a shard's own `passed` flag is not evidence): every
+    // violated clause is one the baseline lists.
+    passed: [...Object.keys(violationCounts), ...failures.map((f) => f.key)].every((k) => knownClauses.includes(k))
+      && (sum((r) => r.violatingRuns) === 0 || Object.keys(violationCounts).length > 0),
     ...(durations.length ? { durationMs: Math.max(...durations) } : {}),
     mergedShards: [...names].sort((a, b) => Number(a.split('/')[0]) - Number(b.split('/')[0])),
     emptyShards: reports.filter((r) => r.runs === 0).map((r) => `${r.shard.index}/${r.shard.count}`),
