@@ -57,6 +57,10 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   print the run's timeline, one line per event with a column per actor, and the violations the
   run shows; --html writes a self-contained swim-lane page. explain is a viewer: it exits 0 once it
   drew the timeline, even of a violating run; gate on replay, which exits 1 while the run violates.`,
+  compare: `dsh-kit compare <certificate.json>... [--html <file>] [--json <file>]
+  the certificates of several implementations (each from certify --json) side by side: a clause ×
+  implementation matrix, the clauses where they differ first, per-group totals at the top, and each
+  failing cell linked to its shrunk program and replay command. A viewer: exit 0 once written.`,
   list: `dsh-kit list [--clause "<GROUP> <n>" | <n>]...
   print the clause groups and clauses, the named scenarios and the mutants; --clause prints one
   clause's text, the contract sections it rests on (in the kit's words) and how the suite checks it
