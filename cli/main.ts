@@ -13,6 +13,7 @@ import { RunFileError } from '../sim/trace/run-file.js'
 import { crashText } from '../sim/trace/bounded-text.js'
 import { certifyCommand } from './commands/certify.js'
 import { compareCommand } from './commands/compare.js'
+import { initCommand } from './commands/init.js'
 import { explainCommand } from './commands/explain.js'
 import { fuzzCommand } from './commands/fuzz.js'
 import { listCommand } from './commands/list.js'
@@ -27,7 +28,7 @@ import { COMMAND_USAGE, usage } from './usage.js'
 
 const COMMANDS: Readonly<Record<string, (args: string[]) => number | Promise<number>>> = {
   certify: certifyCommand, fuzz: fuzzCommand, merge: mergeCommand, run: runCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
-  compare: compareCommand,
+  compare: compareCommand, init: initCommand,
 }
 
 /** Run the CLI; returns the exit code (never throws). */

@@ -61,6 +61,12 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   the certificates of several implementations (each from certify --json) side by side: a clause ×
   implementation matrix, the clauses where they differ first, per-group totals at the top, and each
   failing cell linked to its shrunk program and replay command. A viewer: exit 0 once written.`,
+  init: `dsh-kit init [--from-example] [--force] [--dir <path>]
+  start a certification in your project: writes dsh-kit.adapter.mjs (the adapter, naming the factory
+  module to fill in), dsh-kit.conformance.test.mjs (the vitest suite) and .github/workflows/dsh-kit.yml
+  (certify against dsh-kit.baseline.json on every push, a nightly fuzz matrix merged into one verdict).
+  --from-example also copies the kit's example factory, so certify passes at once. Never overwrites
+  a file without --force; prints what to do next.`,
   list: `dsh-kit list [--clause "<GROUP> <n>" | <n>]...
   print the clause groups and clauses, the named scenarios and the mutants; --clause prints one
   clause's text, the contract sections it rests on (in the kit's words) and how the suite checks it
