@@ -149,7 +149,7 @@ describe.concurrent('hostile adapters through the built CLI: the verdict is the 
     it(`sigint-handler: the adapter's own ${signal} handler cannot take the signal: ${code}, the partial summary and --json`, async () => {
       const dir = out()
       const json = join(dir, 'report.json')
-      const result = await cli(['certify', '--adapter', `${HOSTILE}/sigint-handler.mjs`, '--workers', '1', '--out', dir, '--json', json], { signal: { name: signal, afterMs: 3_000, afterStderr: /^certifying /m } })
+      const result = await cli(['certify', '--adapter', `${HOSTILE}/sigint-handler.mjs`, '--profile', 'thorough', '--workers', '1', '--out', dir, '--json', json], { signal: { name: signal, afterMs: 3_000, afterStderr: /^certifying /m } })
       expect(result.code, result.stdout.slice(-1000) + result.stderr.slice(-1500)).toBe(code)
       expect(result.stdout).toMatch(new RegExp(`^FAILED \\(and incomplete: ${word}`, 'm'))
       expect(result.stdout).toMatch(CLAUSE_VIOLATED)
