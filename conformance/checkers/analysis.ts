@@ -6,6 +6,8 @@
  */
 import type { Operation, Program } from '../../sim/program/program.js'
 import type { QuiescentProbe, Trace, TraceEntry } from '../../sim/trace/trace.js'
+import type { Declines } from './declines.js'
+import { NO_DECLINES, R } from './declines.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
 
@@ -36,6 +38,11 @@ export interface Life {
    * for something fires only if it holds for each of them too.
    */
   readonly alsoPossible: readonly Tx[]
+  /**
+   * Its publisher was picked by rank among several same-id creations open at its `session/created`
+   * (none committed in that step): checks that blame the publisher judge a guess.
+   */
+  readonly guessed: boolean
   readonly sessionCreated: Entry<'event'>
   agentCreated: Entry<'event'> | undefined
   sessionStart: Entry<'event'> | undefined
@@ -61,6 +68,8 @@ export interface Analysis {
   readonly appendsBySession: Map<string, Entry<'append'>[]>
   /** The run's quiescence probes, in order (none for a trace recorded without them). */
   readonly probes: readonly QuiescentProbe[]
+  /** Where the checkers count what they judged and declined (`declines.ts`). */
+  readonly declines: Declines
 }
 
 /** The key of an id within one process. */
@@ -85,7 +94,7 @@ function restoreAgentCreated(lives: Life[], edge: Entry<'event'>, onlyIfMissing 
 }
 
 /** Analyse a trace (linear). */
-export function analyse(trace: Trace, program: Program): Analysis {
+export function analyse(trace: Trace, program: Program, declines: Declines = NO_DECLINES): Analysis {
   const txs = new Map<string, Tx>()
   const lives: Life[] = []
   const open = new Map<string, Life>()
@@ -124,6 +133,8 @@ export function analyse(trace: Trace, program: Program): Analysis {
         const aside = setAside.get(invokeKey) ?? []
         const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
         for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
+        // (an edge set aside for the stub may have been the lifecycle's: an event names the id, not the object)
+        if (aside.length > 0 && (e.status !== 'fail' || stubRemoved)) stubEdgeDeclined(declines, [36, 55, 74])
         setAside.delete(invokeKey)
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
@@ -174,7 +185,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
           }
           const created: Life = {
             id: e.id, world: e.world, tx: undefined, sessionCreated: e, agentCreated: undefined, sessionStart: undefined,
-            agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], repeats: [], statuses: [], appends: [],
+            agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], guessed: false, repeats: [], statuses: [], appends: [],
           }
           candidates.set(created, inFlight.get(key) ?? [])
           lives.push(created)
@@ -217,19 +228,26 @@ export function analyse(trace: Trace, program: Program): Analysis {
   // missing one (§9 36). A stub registered after the lifecycle ended announced itself.
   for (const [invoke] of registering) {
     const aside = setAside.get(invoke) ?? []
+    if (aside.length > 0) stubEdgeDeclined(declines, [36, 55, 95, 96, 103])
     if (aside.some((edge) => edge.name === 'agent/disposed')) continue
     for (const edge of aside) restoreAgentCreated(lives, edge, true)
   }
   // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
   for (const life of lives) {
-    const { tx, ties } = attribute(candidates.get(life) ?? [], life.sessionCreated, life, trace.entries)
+    const { tx, ties, guessed } = attribute(candidates.get(life) ?? [], life.sessionCreated, life, trace.entries)
     if (tx) {
       tx.life = life
       ;(life as { tx: Tx | undefined }).tx = tx
       ;(life as { alsoPossible: readonly Tx[] }).alsoPossible = ties
+      ;(life as { guessed: boolean }).guessed = guessed
     }
   }
-  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [] }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [], declines }
+}
+
+/** An `agent/created` (and its `agent/disposed`) went to a stub the trace cannot tell from the lifecycle's agent. */
+function stubEdgeDeclined(declines: Declines, clauses: readonly number[]): void {
+  for (const clause of clauses) declines.declined(clause, R.stubEdge)
 }
 
 /** Whether the operation invoked at `invoke` aborts `tx`'s creation: its owner unloading, or its signal aborting. */
@@ -254,7 +272,7 @@ export function publicationBrokenOff(life: Life, at = Number.POSITIVE_INFINITY):
  * decision step just before it (commit is synchronous with publication, §3.4); else the open one
  * that settles first.
  */
-function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): { tx: Tx | undefined; ties: Tx[] } {
+function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): { tx: Tx | undefined; ties: Tx[]; guessed: boolean } {
   const at = created.i
   // A same-id loser (`already exists/registered`) never published anything of its own.
   const lost = (tx: Tx): boolean => tx.outcome?.status === 'fail' && /already (exists|registered)/.test(tx.outcome.detail)
@@ -270,7 +288,7 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
       bestCommit = commit.i
     }
   }
-  if (best) return { tx: best, ties: [] }
+  if (best) return { tx: best, ties: [], guessed: false }
   // Otherwise the publishing transaction is the one that settles first after its creation edges
   // (resolution right after agent/session-start, or rejection after the rollback) — among those
   // that could publish here: a transaction with a setup whose commit has not yet run cannot (that is
@@ -308,5 +326,5 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   }
   const chosen = first
   const ties = chosen ? candidates.filter((t) => t !== chosen && open(t) && rank(t) === rank(chosen) && settles(t) === settles(chosen)) : []
-  return { tx: chosen, ties }
+  return { tx: chosen, ties, guessed: chosen !== undefined && candidates.some((t) => t !== chosen && open(t)) }
 }

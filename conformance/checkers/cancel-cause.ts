@@ -12,6 +12,7 @@
 import type { Analysis } from './analysis.js'
 import { publicationBrokenOff } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import type { OpWindow } from './windows.js'
@@ -67,6 +68,7 @@ function wentIdle(a: Analysis, world: number, id: string, from: number, to: numb
 /** Check that an aborted turn records the first requested cause. */
 export function checkCancelCause(a: Analysis): Violation[] {
   const out: Violation[] = []
+  const d = a.declines
   for (const life of a.lives) {
     let start: (typeof life.appends)[number] | undefined
     for (const e of life.appends) {
@@ -86,22 +88,42 @@ export function checkCancelCause(a: Analysis): Violation[] {
         (r.window.outcome === undefined || r.window.outcome.i > opened.i) && wokenWithin(a, life.world, life.id, r.window, opened.i))
       const requests = [...pending, ...abortRequests(a, life, opened.i, e.i)]
       const first = requests[0]
-      if (!first || first.teardown || first.failed) continue
+      if (!first || first.teardown) {
+        d.declined(156, R.teardownReach)
+        continue
+      }
+      if (first.failed) {
+        d.declined(156, R.cancelThrew)
+        continue
+      }
       // A cancel clears the inbox before it aborts (§7.3): one made from inside that clear's
       // dispatches (a discard, a splice observer) may abort first. Only those made from an
       // observer of the abort itself certainly come after it.
       const until = first.window.outcome?.i ?? e.i
-      if (requests.some((r) => r !== first && r.window.invoke.i < until && !fromAbortObserver(a, r.window.invoke.i))) continue
+      if (requests.some((r) => r !== first && r.window.invoke.i < until && !fromAbortObserver(a, r.window.invoke.i))) {
+        d.declined(156, R.requestSpan)
+        continue
+      }
       // A teardown requested before it (even before the turn opened) may reach the agent later.
       const torn = teardownRequest(a, life, e.i)
-      if (torn && torn.invoke.i < first.window.invoke.i) continue
+      if (torn && torn.invoke.i < first.window.invoke.i) {
+        d.declined(156, R.teardownReach)
+        continue
+      }
       // A creation that fails after publication rolls the agent back (§3.5), aborting it as
       // disposed from a point the trace does not mark (a throwing creation listener, a failing
       // commit): a cancel made before the creation's failure may come second.
       const creation = life.tx?.outcome
-      if (creation?.status === 'fail' && first.window.invoke.i < creation.i) continue
+      if (creation?.status === 'fail' && first.window.invoke.i < creation.i) {
+        d.declined(156, R.rollbackStart)
+        continue
+      }
       // Likewise a publication broken off before agent/session-start, whether or not its creation settled.
-      if (publicationBrokenOff(life)) continue
+      if (publicationBrokenOff(life)) {
+        d.declined(156, R.rollbackStart)
+        continue
+      }
+      d.judged(156)
       const recorded = data.reason.reason?.kind
       if (recorded === first.cause) continue
       out.push(violation('X-CANCEL', 156, `"${life.id}": turn ${String(data.turn)} ended aborted with cause ${JSON.stringify(recorded)}, but the first request to abort it was cancel(${first.cause}) (${first.window.invoke.actor} ${first.window.invoke.what}); the first cause wins`, e))

@@ -13,6 +13,7 @@ import type { Analysis } from './analysis.js'
 import { isClaim } from './projection.js'
 import type { SplicePayload } from './projection.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { abortRequests, teardownRequest } from './windows.js'
@@ -41,12 +42,33 @@ export function checkCompletedTurn(a: Analysis): Violation[] {
       // Another step after it (steering sent during the dispatch: its claim, its step/start), or a
       // listener tail the stop check waited for: the turn was still cancellable.
       if (life.appends.some((x) => x.i > stop.i && x.i < e.i && (x.type === 'step/start' || x.type === 'user/message' || (x.type === 'agent/inbox/spliced' && isClaim(x.data as SplicePayload))))) continue
-      if (a.entries.slice(stop.i, e.i).some((x) => x.k === 'mark' && ASYNC_TAIL.test(x.label))) continue
+      if (a.entries.slice(stop.i, e.i).some((x) => x.k === 'mark' && ASYNC_TAIL.test(x.label))) {
+        a.declines.declined(157, R.listenerTail)
+        continue
+      }
       const requests = abortRequests(a, life, opened.i, e.i)
-      if (requests.length === 0 || requests[0]!.window.invoke.d <= stop.d) continue
+      // (no request: a teardown nobody asked for, or a parent's, reached it at a point not known)
+      if (requests.length === 0) {
+        a.declines.declined(157, R.teardownReach)
+        continue
+      }
+      if (requests[0]!.window.invoke.d < stop.d) {
+        a.declines.judged(157)
+        continue
+      }
+      // (in the stop's own step: before or after the stop check, which the trace does not mark)
+      if (requests[0]!.window.invoke.d === stop.d) {
+        a.declines.declined(157, R.requestSpan)
+        continue
+      }
       // A teardown requested earlier (even before the turn opened) may have reached it before the stop check.
       const torn = teardownRequest(a, life, e.i)
-      if (torn && torn.invoke.d <= stop.d) continue
+      if (torn && torn.invoke.d <= stop.d) {
+        if (torn.invoke.d === stop.d) a.declines.declined(157, R.teardownReach)
+        else a.declines.judged(157)
+        continue
+      }
+      a.declines.judged(157)
       const first = requests[0]!
       out.push(violation('X-CANCEL', 157, `"${life.id}": turn ${String(data.turn)} passed its stop check (agent/turn-stopping at decision ${stop.d}, no listener tail, no further step) yet ended aborted by ${first.window.invoke.what} requested at decision ${first.window.invoke.d}`, e))
     }

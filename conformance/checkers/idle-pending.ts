@@ -22,7 +22,10 @@ import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { publicationBrokenOff } from './analysis.js'
 import { dedupe } from './atomic.js'
-import { atProbe, probedAgents, quiescent } from './quiescence.js'
+import { R } from './declines.js'
+import type { DeclineReason } from './declines.js'
+import { atProbe, lifeAt, probedAgents, quiescent } from './quiescence.js'
+import type { ProbedAgent } from './quiescence.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import type { OpWindow } from './windows.js'
@@ -34,7 +37,6 @@ type Append = Extract<TraceEntry, { k: 'append' }>
 export function checkIdlePending(a: Analysis): Violation[] {
   const out: Violation[] = []
   const candidates = probedAgents(a).filter(({ agent }) => quiescent(agent) && (agent.nextTurn?.length || agent.nextStep?.length))
-  if (candidates.length === 0) return out
   // Accepted sends by world/session/message id.
   const sends = new Map<string, OpWindow>()
   for (const w of windowsOf(a)) {
@@ -43,25 +45,59 @@ export function checkIdlePending(a: Analysis): Violation[] {
       sends.set(`${w.world}/${s.session}/${w.outcome.detail}`, w)
     }
   }
+  judgedSends(a, sends, candidates)
+  if (candidates.length === 0) return out
   const reported = new Set<string>()
+  const declined = new Set<string>()
   for (const { probe, agent, life } of candidates) {
     // Torn down: on request, or rolled back (its creation rejected after publication began, or its
     // publication was broken off before agent/session-start).
-    if (teardownRequest(a, life, probe.at) !== undefined || life.tx?.outcome?.status === 'fail' || publicationBrokenOff(life, probe.at)) continue
+    const torn: DeclineReason | undefined = teardownRequest(a, life, probe.at) !== undefined ? R.teardownReach
+      : life.tx?.outcome?.status === 'fail' || publicationBrokenOff(life, probe.at) ? R.rollbackStart : undefined
     for (const id of [...(agent.nextTurn ?? []), ...(agent.nextStep ?? [])]) {
       const send = sends.get(`${probe.world}/${agent.id}/${id}`)
       if (!send || (send.spec.op !== 'followup' && send.spec.op !== 'steer') || send.invoke.i < life.sessionCreated.i || send.outcome!.i >= probe.at) continue
-      if (reported.has(`${probe.world}/${agent.id}/${id}`) || parked(a, life, send, probe.at)) continue
-      reported.add(`${probe.world}/${agent.id}/${id}`)
+      const key = `${probe.world}/${agent.id}/${id}`
+      if (reported.has(key)) continue
+      const why = torn ?? parked(a, life, send, probe.at)
+      if (why) {
+        if (!declined.has(key)) a.declines.declined(foundIn(a, life, send).clause, why)
+        declined.add(key)
+        continue
+      }
+      reported.add(key)
       const where = foundIn(a, life, send)
+      a.declines.judged(where.clause)
       out.push(violation(where.group, where.clause, `"${agent.id}": ${id} (${send.spec.op} sent while the agent was ${where.what}) is still pending while the agent is idle and whenIdle() has settled: a wake should have run it`, atProbe(probe)))
     }
   }
   return dedupe(out)
 }
 
-/** Whether something the contract names parked the message `send` inserted, before entry `at`. */
-function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
+/**
+ * The waking sends a quiescent probe of their lifecycle saw after they returned, no longer pending
+ * there: judged (nothing was left behind), under the clause their loss would break.
+ */
+function judgedSends(a: Analysis, sends: ReadonlyMap<string, OpWindow>, pendingAt: readonly ProbedAgent[]): void {
+  // Per lifecycle, the entry counts of its quiescent probes.
+  const quiet = new Map<Life, number[]>()
+  for (const { probe, agent, life } of probedAgents(a)) if (quiescent(agent)) quiet.set(life, [...(quiet.get(life) ?? []), probe.at])
+  if (quiet.size === 0) return
+  const pending = new Set<string>()
+  for (const { probe, agent } of pendingAt) for (const id of [...(agent.nextTurn ?? []), ...(agent.nextStep ?? [])]) pending.add(`${probe.world}/${agent.id}/${id}`)
+  for (const [key, send] of sends) {
+    if ((send.spec.op !== 'followup' && send.spec.op !== 'steer') || pending.has(key)) continue
+    const life = lifeAt(a, send.world, send.spec.session, send.invoke.i + 1)
+    if (!life || !(quiet.get(life) ?? []).some((at) => at > send.outcome!.i)) continue
+    a.declines.judged(foundIn(a, life, send).clause)
+  }
+}
+
+/**
+ * Whether something the contract names parked the message `send` inserted, before entry `at`, or
+ * may have (the reason it is not judged); undefined when nothing did.
+ */
+function parked(a: Analysis, life: Life, send: OpWindow, at: number): DeclineReason | undefined {
   const from = send.invoke.i
   // A keepInbox cancel after it keeps it parked until a later wake; a cancel with the disposed cause
   // before its wake was decided means the wake was never latched (disposal never latches, §7.2). The
@@ -70,9 +106,12 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
   // A send made from inside a plain cancel's inbox clear (a discard listener) is latched, then the
   // same cancel resets the latch (§7.3 step 1: clear, then reset wakeRequested).
   const sent = send.outcome?.i ?? from
-  if (windowsOf(a).some((w) => w.world === life.world && w.spec.op === 'cancel' && w.spec.session === life.id && w.invoke.i < at && w.invoke.i > life.sessionCreated.i &&
-    ((w.spec.keepInbox === true && w.invoke.i > from) || (w.spec.cause === 'disposed' && w.invoke.i < sent) ||
-      (w.spec.keepInbox !== true && w.invoke.i < from && (w.outcome === undefined || w.outcome.i > from))))) return true
+  for (const w of windowsOf(a)) {
+    if (w.world !== life.world || w.spec.op !== 'cancel' || w.spec.session !== life.id || w.invoke.i >= at || w.invoke.i <= life.sessionCreated.i) continue
+    if (w.spec.keepInbox === true && w.invoke.i > from) return R.wakeDecision
+    if (w.spec.cause === 'disposed' && w.invoke.i < sent) return R.disposedActivity
+    if (w.spec.keepInbox !== true && w.invoke.i < from && (w.outcome === undefined || w.outcome.i > from)) return R.insideCancel
+  }
   // A turn that did not close normally (or entered no step) after it arrived ends the driver; what is left parks.
   let stepped = false
   for (const e of life.appends) {
@@ -81,7 +120,7 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
     if (e.type === 'step/start') stepped = true
     if (e.i <= from || e.type !== 'turn/end') continue
     const kind = (e.data as { reason?: { kind?: unknown } | null } | null)?.reason?.kind
-    if (kind !== 'completed' || !stepped) return true
+    if (kind !== 'completed' || !stepped) return R.abortedTurn
   }
   // It landed while a running agent had no turn open: the driver's exit gap (Q7) or between turns.
   const before = (e: { i: number }): boolean => e.i < from
@@ -89,9 +128,9 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): boolean {
   if (status?.detail === 'running') {
     const lastStart = lastOf(life.appends, 'turn/start', from)
     const lastEnd = lastOf(life.appends, 'turn/end', from)
-    if (!lastStart || (lastEnd && lastEnd.i > lastStart.i)) return true
+    if (!lastStart || (lastEnd && lastEnd.i > lastStart.i)) return R.exitGap
   }
-  return false
+  return undefined
 }
 
 function lastOf(appends: readonly Append[], type: string, before: number): Append | undefined {

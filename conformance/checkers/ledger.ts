@@ -13,6 +13,7 @@
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import type { Projection, SplicePayload } from './projection.js'
 import { isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
@@ -43,16 +44,22 @@ export function checkLedger(a: Analysis): Violation[] {
     }
   }
   const pendingAtCancel = new Map<number, string[]>()
+  // What the cancel saw publishing (left out of what it owes): whether it ran inside that splice's observer is not known.
+  const publishingAtCancel = new Map<number, string[]>()
   // 114 concerns what was pending when teardown began (§5.1 step 3); a send that lands during the
   // teardown is unspecified (§12 Q3). The first request is an upper bound on when it began.
   const requests = new Map<number, Life[]>()
+  const requestOf = new Map<Life, string>()
   for (const life of a.lives) {
     if (!life.agentDisposed || life.agentDisposed.stale) continue
     // A creation that failed after publication is rolled back from its failure, a point the trace
     // does not mark: a request made later is no bound on when that teardown began (§12 Q3).
     if (life.tx?.outcome?.status === 'fail') continue
     const request = teardownRequest(a, life, life.agentDisposed.i)
-    if (request) requests.set(request.invoke.i, [...(requests.get(request.invoke.i) ?? []), life])
+    if (request) {
+      requests.set(request.invoke.i, [...(requests.get(request.invoke.i) ?? []), life])
+      requestOf.set(life, request.spec.op)
+    }
   }
   const pendingAtRequest = new Map<Life, string[]>()
   // Where each message was inserted (entry index) and the content it was logged with.
@@ -82,13 +89,18 @@ export function checkLedger(a: Analysis): Violation[] {
     const cancel = cancelInvokes.get(e.i)
     if (cancel) {
       const unseen = publishing.get(keyOf(cancel.world, cancel.session)) ?? []
-      pendingAtCancel.set(e.i, projections.pending(cancel.world, cancel.session).filter((id) => !unseen.includes(id)))
+      const pending = projections.pending(cancel.world, cancel.session)
+      pendingAtCancel.set(e.i, pending.filter((id) => !unseen.includes(id)))
+      publishingAtCancel.set(e.i, pending.filter((id) => unseen.includes(id)))
     }
     if (e.k === 'event' && e.name === 'agent/inbox/inserted') publishing.delete(keyOf(e.world, e.id))
     const done = cancelOutcomes.get(e.i)
     if (done) {
       const before = pendingAtCancel.get(done.invoke) ?? []
-      const left = projections.pending(done.world, done.session).filter((id) => before.includes(id))
+      const now = projections.pending(done.world, done.session)
+      const left = now.filter((id) => before.includes(id))
+      if (left.length === 0 && (publishingAtCancel.get(done.invoke) ?? []).some((id) => now.includes(id))) a.declines.declined(149, R.publishingSplice)
+      else a.declines.judged(149)
       if (left.length > 0) out.push(violation('X-CANCEL', 149, `"${done.session}": cancel without keepInbox returned with ${quoteIds(left)} still pending (every queued item must be durably canceled)`, e))
     }
     const send = sends.get(e.i)
@@ -100,8 +112,17 @@ export function checkLedger(a: Analysis): Violation[] {
     }
     if (e.k === 'event' && e.name === 'agent/disposed' && !e.stale) {
       const life = a.lives.find((l) => l.agentDisposed === e)
-      const before = life ? pendingAtRequest.get(life) ?? [] : []
-      const left = projections.pending(e.world, e.id).filter((id) => before.includes(id))
+      const now = projections.pending(e.world, e.id)
+      const requested = life ? pendingAtRequest.get(life) : undefined
+      const before = requested ?? []
+      const left = now.filter((id) => before.includes(id))
+      // What is still pending and was not pending at the request: sent after the teardown began
+      // (§12 Q3), or, with no request to bound it (a rollback, a teardown nobody asked for), not known.
+      if (life && left.length === 0 && now.length > 0) {
+        a.declines.declined(114, life.tx?.outcome?.status === 'fail' ? R.rollbackStart : requested === undefined ? R.teardownReach : requestOf.get(life) === 'dispose' ? R.sentAfterTeardown : R.teardownReach)
+      } else if (life) {
+        a.declines.judged(114)
+      }
       if (left.length > 0) out.push(violation('AGENT-TEARDOWN-TEST', 114, `"${e.id}": ${quoteIds(left)} were pending when teardown was requested and still are at agent/disposed (pending items are durably canceled at disposal)`, e))
     }
     if (e.k !== 'append') return

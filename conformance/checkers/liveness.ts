@@ -9,6 +9,7 @@
 import { stringText } from '../../sim/trace/bounded-text.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Analysis } from './analysis.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -80,13 +81,27 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
     const spec = tx?.spec
     const programHang = spec !== undefined && ((spec.op === 'create' || spec.op === 'resume') && spec.setup?.hangAt !== undefined ||
       (spec.op === 'resume' && a.program.env?.loads?.[spec.session]?.load === 'hang'))
-    if (injectedHang || programHang) return undefined
+    if (injectedHang) {
+      a.declines.judged(67)
+      return undefined
+    }
+    // (its program injects a hang, but whether the creation is parked there is not known)
+    if (programHang) {
+      a.declines.declined(67, R.injectedHang)
+      return undefined
+    }
+    a.declines.judged(67)
     return { group: 'AGENT-ATOMIC-TEST', clause: 67, reason: 'creation hung without an injected hang' }
   }
   if (kind === 'whenIdle') {
     const session = /\((.*)\)/.exec(op)?.[1] ?? ''
     const hangs = (a.program.env?.model?.[session] ?? []).some((s) => s.reply === 'hang')
-    return hangs ? undefined : { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
+    if (hangs) {
+      a.declines.declined(27, R.injectedHang)
+      return undefined
+    }
+    a.declines.judged(27)
+    return { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
   }
   if (kind === 'runMaintenance') return undefined
   if (kind === 'boundary') {

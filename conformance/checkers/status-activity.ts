@@ -12,6 +12,7 @@
  */
 import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { atProbe, probedAgents } from './quiescence.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -32,6 +33,13 @@ export function checkStatusActivity(a: Analysis): Violation[] {
       if (s.i >= probe.at) break
       emitted = s.detail
     }
+    a.declines.judged(11)
+    if (agent.status === 'idle' && !agent.maintenance) {
+      // (asked only where a check needs it: an idle agent with nothing pending is not asked)
+      if (agent.idle === undefined) a.declines.declined(24, R.idleSampled)
+      else a.declines.judged(24)
+    }
+    if (agent.idleWhileRunning !== undefined || agent.status === 'running') a.declines.judged(27)
     if (agent.status !== emitted) {
       once(`${key}/emitted`, () => violation('AGENT-PUBLIC-INTERFACE', 11, `"${agent.id}": status reads "${agent.status}" but the last agent/status it emitted says "${emitted}"`, atProbe(probe)))
     }

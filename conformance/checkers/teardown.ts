@@ -7,6 +7,7 @@
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
+import { R } from './declines.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -22,12 +23,16 @@ function closedBefore(life: Life, at: number): boolean {
 /** Check teardown and rollback. */
 export function checkTeardown(a: Analysis): Violation[] {
   const out: Violation[] = []
+  const d = a.declines
   const scopeDisposals = new Map<string, number[]>()
+  const blockDisposals = new Map<string, number[]>()
   for (const e of a.entries) {
     if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
+    if (e.k === 'mark' && e.tx && / effect:.* block$/.test(e.label)) blockDisposals.set(e.tx, [...(blockDisposals.get(e.tx) ?? []), e.i])
   }
   for (const life of a.lives) {
     const { id } = life
+    d.judged(96)
     // §3.6 rule 4 / 96: agent/disposed precedes session/disposed.
     if (life.agentDisposed && life.sessionDisposed && life.sessionDisposed.i < life.agentDisposed.i) {
       out.push(violation(GROUP, 96, `"${id}": session/disposed before agent/disposed`, life.sessionDisposed))
@@ -43,6 +48,11 @@ export function checkTeardown(a: Analysis): Violation[] {
     const firstEdge = life.agentDisposed ?? life.sessionDisposed
     const scope = life.tx ? scopeDisposals.get(life.tx.tx) ?? [] : []
     const late = scope.find((i) => firstEdge !== undefined && i > firstEdge.i)
+    if (firstEdge) {
+      if (!life.tx) d.declined(97, R.noCreation)
+      else if ((blockDisposals.get(life.tx.tx) ?? []).some((i) => i > firstEdge.i)) d.declined(97, R.blockDisposer)
+      else d.judged(97)
+    }
     if (firstEdge && late !== undefined) out.push(violation(GROUP, 97, `"${id}": an agent-scoped registration was disposed after ${firstEdge.name} (scope disposal must come first)`, a.entries[late]))
     // 97 / 105: the driver's last turn closes before agent/disposed.
     if (firstEdge) {
@@ -56,6 +66,10 @@ export function checkTeardown(a: Analysis): Violation[] {
     }
     // 93–96: a rejected creation rolled its publication back before rejecting.
     const tx = life.tx
+    if (tx?.outcome?.status === 'fail') {
+      if (life.guessed) d.declined(95, R.publisher)
+      else d.judged(95)
+    }
     if (tx?.outcome?.status === 'fail' && !closedBefore(life, tx.outcome.i)) {
       out.push(violation(GROUP, 95, `"${id}": ${tx.spec.op} rejected ("${tx.outcome.detail}") before its published entries were disposed`, tx.outcome))
     }
@@ -82,12 +96,21 @@ export function checkTeardown(a: Analysis): Violation[] {
     const started = (life: Life): boolean => life.sessionCreated.i < invoke.i
     if (spec.op === 'dispose') {
       const life = disposing.get(invoke)
-      if (life && !closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${spec.session}": handle.dispose() resolved before the teardown finished (agent/disposed, session/disposed)`, e))
+      // (a handle whose creation has no lifecycle attributed: some lifecycle of the id still open is not judged)
+      if (life === undefined) {
+        if (lives.some((l) => l.id === spec.session && started(l) && !closedBefore(l, e.i))) d.declined(98, R.disposedHandle)
+        continue
+      }
+      d.judged(98)
+      if (!closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${spec.session}": handle.dispose() resolved before the teardown finished (agent/disposed, session/disposed)`, e))
     } else if (spec.op === 'unloadOwner') {
+      d.judged(98)
       for (const life of lives) {
+        if (!life.tx && started(life) && !closedBefore(life, e.i)) d.declined(98, R.noCreation)
         if (life.tx?.owner === spec.owner && started(life) && !closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${life.id}": owner "${spec.owner}" finished unloading before the agent's teardown finished`, e))
       }
     } else if (spec.op === 'unloadFactory' || spec.op === 'shutdown' || spec.op === 'restart') {
+      d.judged(103)
       for (const life of lives) {
         if (started(life) && !closedBefore(life, e.i)) out.push(violation(GROUP, 103, `"${life.id}": ${spec.op} resolved while the agent was not torn down`, e))
       }

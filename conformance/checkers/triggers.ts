@@ -14,6 +14,7 @@
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life, Tx } from './analysis.js'
 import { abortsCreation } from './analysis.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import type { OpWindow } from './windows.js'
@@ -39,6 +40,7 @@ function startListener(a: Analysis, i: number): boolean {
 /** Check owner triggers against creations and live agents. */
 export function checkTriggers(a: Analysis): Violation[] {
   const out: Violation[] = []
+  const d = a.declines
   const windows = windowsOf(a)
   const marks = a.entries.filter((e): e is Mark => e.k === 'mark')
   for (const tx of a.txs.values()) {
@@ -55,6 +57,8 @@ export function checkTriggers(a: Analysis): Violation[] {
     if (life.sessionStart) {
       const start = life.sessionStart.i
       const abort = creationAborts(windows, tx, tx.invoke.i, start)[0]
+      if (life.guessed || (abort && !life.alsoPossible.every((other) => creationAborts(windows, other, other.invoke.i, start).length > 0))) d.declined(60, R.publisher)
+      else d.judged(60)
       if (abort && life.alsoPossible.every((other) => creationAborts(windows, other, other.invoke.i, start).length > 0)) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
     }
     // 61: and the creation rejects.
@@ -63,13 +67,21 @@ export function checkTriggers(a: Analysis): Violation[] {
       // session-start listeners started asynchronously (a maintenance, then a driver). Only a
       // trigger pulled before session-start, or by a listener of session-start itself, certainly
       // came before the last liveness check (§3.1 step 10).
-      const abort = creationAborts(windows, tx, tx.invoke.i, tx.outcome.i).find((w) => !life.sessionStart || w.invoke.i < life.sessionStart.i || startListener(a, w.invoke.i))
+      const aborts = creationAborts(windows, tx, tx.invoke.i, tx.outcome.i)
+      const abort = aborts.find((w) => !life.sessionStart || w.invoke.i < life.sessionStart.i || startListener(a, w.invoke.i))
+      // (a trigger after session-start may have come after the last liveness check, which is not known)
+      if (!abort && aborts.length > 0) d.declined(61, R.creationSettled)
+      else d.judged(61)
       if (abort) out.push(violation('AGENT-SCOPE-LIFECYCLE', 61, `"${tx.id}": ${tx.spec.op} resolved although ${describe(abort)} before it settled`, tx.outcome))
     }
     // 68: the creation signal is creation-only.
     const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
     if (tx.outcome?.status === 'ok' && signal !== undefined && life.agentDisposed && !life.agentDisposed.stale) {
       const abort = windows.find((w) => w.world === tx.world && w.spec.op === 'abortSignal' && w.spec.signal === signal && w.invoke.i > tx.outcome!.i && w.invoke.i < life.agentDisposed!.i)
+      if (abort) {
+        if (teardownRequest(a, life, life.agentDisposed.i) !== undefined) d.declined(68, R.teardownReach)
+        else d.judged(68)
+      }
       if (abort && teardownRequest(a, life, life.agentDisposed.i) === undefined) {
         out.push(violation('AGENT-SCOPE-LIFECYCLE', 68, `"${tx.id}": aborting its creation signal "${signal}" after ${tx.spec.op} resolved tore the agent down`, life.agentDisposed))
       }
@@ -90,6 +102,8 @@ export function checkTriggers(a: Analysis): Violation[] {
       // A load that reads an empty disk leaves no mark, so with another resume of the id loading
       // meanwhile every load mark may be that one's: nothing says what this one read.
       const rival = [...a.txs.values()].some((o) => o !== tx && o.world === tx.world && o.id === tx.id && o.spec.op === 'resume' && o.invoke.i < life.sessionCreated.i && (!o.outcome || o.outcome.i > tx.invoke.i))
+      if (length < n && rival && loads.length > 0) d.declined(43, R.loadServed)
+      else d.judged(43)
       if (length < n && !(rival && loads.length > 0)) out.push(violation('AGENT-CREATE-RESUME', 43, `"${tx.id}": resumed with ${length} events although ${n} were persisted`, life.sessionCreated))
     }
   }
@@ -101,7 +115,13 @@ export function checkTriggers(a: Analysis): Violation[] {
     const session = w.spec.session
     const owner = handles.filter((h) => h.world === w.world && sessionOf(h.spec) === session && h.outcome!.i < at).at(-1)
     const life = owner?.invoke.tx ? a.txs.get(owner.invoke.tx)?.life : undefined
-    if (!life || life.sessionCreated.i > at || (life.sessionDisposed && life.sessionDisposed.i < at)) continue
+    if (!life || life.sessionCreated.i > at || (life.sessionDisposed && life.sessionDisposed.i < at)) {
+      // (a lifecycle of the id live at the dispose that opened a turn after it may be the handle's)
+      const live = a.lives.find((l) => l.world === w.world && l.id === session && l.sessionCreated.i < at && (!l.sessionDisposed || l.sessionDisposed.i > at))
+      if (live?.appends.some((x) => x.i > at && x.type === 'turn/start')) d.declined(107, R.disposedHandle)
+      continue
+    }
+    d.judged(107)
     const opened = life.appends.find((x) => x.i > at && x.type === 'turn/start')
     if (opened) out.push(violation('AGENT-TEARDOWN-TEST', 107, `"${life.id}": turn/start appended after handle.dispose() began`, opened))
   }
@@ -114,9 +134,13 @@ export function checkTriggers(a: Analysis): Violation[] {
     const match = /^owner (\S+) keeps (\d+) agentLoop\.lifecycle\((.*)\) after dispose$/.exec(m.label)
     if (!match) continue
     const [, owner, count, id] = match
-    const inUse = [...a.txs.values()].filter((tx) => tx.world === m.world && tx.owner === owner && tx.id === id && tx.invoke.i < m.i &&
-      (!tx.outcome || tx.outcome.i > m.i || (tx.outcome.status === 'ok' && tx.life !== undefined && (!tx.life.sessionDisposed || tx.life.sessionDisposed.i > m.i)) ||
-        (tx.outcome.status === 'fail' && tx.life === undefined && !marks.some((s) => s.tx === tx.tx && s.label.endsWith('@setup:start'))))).length
+    const constructing = (tx: Tx): boolean => tx.outcome?.status === 'fail' && tx.life === undefined && !marks.some((s) => s.tx === tx.tx && s.label.endsWith('@setup:start'))
+    const holding = [...a.txs.values()].filter((tx) => tx.world === m.world && tx.owner === owner && tx.id === id && tx.invoke.i < m.i &&
+      (!tx.outcome || tx.outcome.i > m.i || (tx.outcome.status === 'ok' && tx.life !== undefined && (!tx.life.sessionDisposed || tx.life.sessionDisposed.i > m.i)) || constructing(tx)))
+    const inUse = holding.length
+    // (a creation that failed during construction may still hold it while its scope unwinds in the background)
+    if (Number(count) > holding.filter((tx) => !constructing(tx)).length && Number(count) <= inUse) d.declined(99, R.backgroundTeardown)
+    else d.judged(99)
     if (Number(count) > inUse) out.push(violation('AGENT-TEARDOWN-TEST', 99, `"${id}": after handle.dispose() resolved, owner "${owner}" still holds ${count} agentLoop.lifecycle(${id}) effect(s) (${inUse} in use)`, m))
   }
   return out

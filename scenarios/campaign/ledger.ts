@@ -16,6 +16,7 @@ import { Corpus } from '../guidance/corpus.js'
 import { lostFailure } from './lost-failure.js'
 
 export { lostFailure }
+import { clauseTallies, DeclineCounts } from '../../conformance/checkers/index.js'
 
 /**
  * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
@@ -41,6 +42,8 @@ export class CampaignLedger {
   readonly corpus: Corpus
   /** Seeds whose program came from the corpus. */
   mutated = 0
+  /** What the checkers judged and declined, per clause, over the runs taken. */
+  readonly declines = new DeclineCounts()
 
   constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand, private readonly known: ReadonlyMap<string, KnownEntry> = new Map()) {
     this.corpus = new Corpus(ctx.settings.guidance && !ctx.scenario)
@@ -68,6 +71,7 @@ export class CampaignLedger {
     for (const run of result.runs) {
       this.runs++
       this.outcomes[run.outcome]++
+      if (run.declines) this.declines.addRun(run.declines)
       for (const g of run.goals) if (this.reached[g] === undefined) this.reached[g] = this.runs - 1
       for (const v of run.shared) {
         const before = this.shared.get(v.key)
@@ -116,6 +120,7 @@ export class CampaignLedger {
       ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
       stateCoverage: this.stateCoverage(),
       ...(this.known.size ? { knownClauses: [...this.known.keys()] } : {}),
+      clauses: clauseTallies(this.declines),
       passed: Object.keys(this.violationCounts).every((k) => this.known.has(k)),
     }
   }

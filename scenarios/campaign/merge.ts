@@ -7,6 +7,7 @@
  * @module
  */
 import type { CampaignFailure, CampaignReport } from './types.js'
+import type { ClauseTally } from '../../conformance/checkers/index.js'
 
 /** The budget a campaign was given (`fuzz --runs` or `--time`), as `fuzz --json` records it. */
 export interface CampaignBudget {
@@ -107,6 +108,7 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
     ...(first.guidance ? { guidance: first.guidance } : {}),
     ...(stateCoverage ? { stateCoverage } : {}),
     ...(knownClauses.length ? { knownClauses } : {}),
+    ...(reports.every((r) => r.clauses) ? { clauses: mergeClauses(reports.map((r) => r.clauses!)) } : {}),
     // Recomputed from what the shards found (a shard's own `passed` flag is not evidence): every
     // violated clause is one the baseline lists.
     passed: [...Object.keys(violationCounts), ...failures.map((f) => f.key)].every((k) => knownClauses.includes(k))
@@ -127,4 +129,21 @@ function dedupe(failures: readonly CampaignFailure[]): CampaignFailure[] {
     if (!before || f.runSeed < before.runSeed) kept.set(id, f)
   }
   return [...kept.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.runSeed - b.runSeed))
+}
+
+/** The shards' clause counts summed, clause by clause (in the first report's order). */
+function mergeClauses(lists: readonly (readonly ClauseTally[])[]): ClauseTally[] {
+  const merged = new Map<string, { key: string; judged: number; reached: number; declined: Record<string, number>; declinedRuns: number; blind: number }>()
+  for (const list of lists) {
+    for (const c of list) {
+      const into = merged.get(c.key) ?? { key: c.key, judged: 0, reached: 0, declined: {}, declinedRuns: 0, blind: 0 }
+      into.judged += c.judged
+      into.reached += c.reached
+      into.declinedRuns += c.declinedRuns
+      into.blind += c.blind
+      for (const [reason, n] of Object.entries(c.declined)) into.declined[reason] = (into.declined[reason] ?? 0) + n
+      merged.set(c.key, into)
+    }
+  }
+  return [...merged.values()]
 }

@@ -7,8 +7,8 @@
 import { join } from 'node:path'
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import type { Adapter, NormalizedAdapter } from '../../conformance/adapters/adapter.js'
-import { checkRun } from '../../conformance/checkers/index.js'
-import type { Violation } from '../../conformance/checkers/index.js'
+import { checkRun, DeclineTally, NO_DECLINES } from '../../conformance/checkers/index.js'
+import type { Declines, Violation } from '../../conformance/checkers/index.js'
 import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
@@ -74,6 +74,8 @@ export interface CampaignContext {
    * reported it, and the highest of those seeds over every key once every key is there.
    */
   readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
+  /** Per thread: what the checkers judged and declined in the run being checked. */
+  readonly tally: DeclineTally
 }
 
 /**
@@ -88,6 +90,7 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
     settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [], coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
+    tally: new DeclineTally(),
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -106,6 +109,8 @@ export interface SeedRun {
   readonly lost?: { readonly program: Program }
   /** Goals (by campaign name) this run reached. */
   readonly goals: readonly string[]
+  /** What the checkers judged and declined in it (`DeclineTally.takeRun` cells); absent for a run that never finished. */
+  readonly declines?: readonly number[]
 }
 
 /** What one run seed did. */
@@ -140,9 +145,9 @@ export function goalName(ctx: CampaignContext, of: Scenario, goal: string): stri
   return ctx.scenario ? goal : `${of.name}: ${goal}`
 }
 
-/** The violations of one run, as the campaign counts them. */
-export function checkCampaignRun(ctx: CampaignContext, program: Program, result: RunResult): Violation[] {
-  const all = checkRun(program, result.trace, result.outcome)
+/** The violations of one run, as the campaign counts them (`declines` hears what was judged and declined). */
+export function checkCampaignRun(ctx: CampaignContext, program: Program, result: RunResult, declines: Declines = NO_DECLINES): Violation[] {
+  const all = checkRun(program, result.trace, result.outcome, declines)
   return ctx.scenario?.expectDeadlock ? all.filter((v) => !v.message.startsWith('deadlock')) : all
 }
 
@@ -212,7 +217,8 @@ export function coverageToReport(ctx: CampaignContext, r: number, program: Progr
 /** One run's record: goals, violations (differential mode filtered), and the failing run if any. */
 export async function seedRun(ctx: CampaignContext, program: Program, result: RunResult, strategy: string, drawnFrom: Scenario | undefined): Promise<SeedRun> {
   const goals = (drawnFrom?.goals ?? []).filter((g) => g.reached(result.trace)).map((g) => goalName(ctx, drawnFrom!, g.name))
-  let violations = checkCampaignRun(ctx, program, result).map((v) => ({ key: v.key, message: v.message }))
+  let violations = checkCampaignRun(ctx, program, result, ctx.tally).map((v) => ({ key: v.key, message: v.message }))
+  const declines = ctx.tally.takeRun()
   let shared: { key: string; message: string }[] = []
   if (violations.length > 0 && ctx.settings.differential && ctx.baseline) {
     const base = (await onBaseline(ctx, program, result.decisions))!
@@ -220,7 +226,7 @@ export async function seedRun(ctx: CampaignContext, program: Program, result: Ru
     violations = violations.filter((v) => !base.keys.has(v.key))
   }
   return {
-    strategy, outcome: result.outcome.kind, violations, shared, goals,
+    strategy, outcome: result.outcome.kind, violations, shared, goals, declines,
     ...(violations.length > 0 ? { failing: { program, decisions: result.decisions } } : {}),
   }
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Adapter } from '../../conformance/adapters/adapter.js'
-import type { Violation } from '../../conformance/checkers/index.js'
+import type { ClauseTally, Violation } from '../../conformance/checkers/index.js'
 import type { KnownEntry } from '../../conformance/certify/report.js'
 import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
@@ -222,6 +222,11 @@ export interface CampaignReport {
   readonly stateCoverage?: StateCoverage
   /** The clauses the baseline file listed as known (`--baseline`): their violations do not fail the campaign. */
   readonly knownClauses?: readonly string[]
+  /**
+   * Per checked clause, what the trace checkers judged and declined over the runs (`judged`,
+   * `reached`, `declined` by reason, `blind`: see `conformance/checkers/declines.ts`).
+   */
+  readonly clauses?: readonly ClauseTally[]
   /** No run violated a clause, other than the known ones. */
   readonly passed: boolean
 }
