@@ -13,7 +13,7 @@ import type { Program } from './program/program.js'
 import { validateProgram } from './program/program.js'
 import type { Strategy } from './strategies/strategy.js'
 import type { Trace } from './trace/trace.js'
-import { TraceRecorder, traceHash } from './trace/trace.js'
+import { DEFAULT_MAX_TRACE_ENTRIES, TraceRecorder, traceHash } from './trace/trace.js'
 import { World } from './world/world.js'
 
 /** The reference factory as an installer (the default factory under test). */
@@ -27,6 +27,11 @@ export interface RunProgramOptions {
   process?: ProcessFactory
   /** Step budget (livelock bound). */
   budget?: number
+  /**
+   * Record the trace's facts (default true): what the checkers decide with beyond the entries. Off,
+   * the run records the same entries (the same hash) and no fact.
+   */
+  facts?: boolean
 }
 
 /** One run's result. */
@@ -53,7 +58,7 @@ export function runProgram(program: Program, strategy: Strategy, options: RunPro
  */
 export async function runProgramWith(program: Program, driver: RunDriver, options: RunProgramOptions = {}): Promise<RunResult> {
   validateProgram(program)
-  const trace = new TraceRecorder(() => driver.decisionCount)
+  const trace = new TraceRecorder(() => driver.decisionCount, DEFAULT_MAX_TRACE_ENTRIES, options.facts ?? true)
   let world: World | undefined
   const outcome = await driver.run(async () => {
     world = await World.create({ program, process: options.process ?? kitProcess(options.install ?? referenceInstall), port: driver, trace })

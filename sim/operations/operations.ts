@@ -70,6 +70,8 @@ export const BOUNDARY_OP_BASE = 1_000_000
 /** Executes operations against a world. */
 export class Operations {
   #inline = 0
+  /** The invoke entry of each create/resume transaction. */
+  readonly #invokes = new Map<string, number>()
 
   constructor(private readonly world: WorldHost) {}
 
@@ -86,19 +88,27 @@ export class Operations {
   }
 
   /** Perform an operation from inside a dispatch, commit, disposer or tool body; never awaited. */
-  inline(op: Operation, origin: string): void {
+  inline(op: Operation, origin: string, from = -1, kind = ''): void {
     const index = this.#inline++
     const actor = `inline`
     const what = `${describeOperation(op)} from ${origin}`
-    void this.#perform(op, actor, index, what)
+    void this.#perform(op, actor, index, what, from, kind)
   }
 
-  async #perform(op: Operation, actor: string, index: number, what: string): Promise<OperationResult> {
+  /** The invoke entry of a create or resume transaction, or -1. */
+  invokeOf(tx: string): number {
+    return this.#invokes.get(tx) ?? -1
+  }
+
+  async #perform(op: Operation, actor: string, index: number, what: string, from = -1, kind = ''): Promise<OperationResult> {
     const world = this.world
     const generation = world.generation
     const tx = op.op === 'create' || op.op === 'resume' ? world.nextTx() : undefined
     const owner = op.op === 'create' && op.parent !== undefined ? `agent:${op.parent}` : op.op === 'create' || op.op === 'resume' ? op.owner ?? actor : undefined
     world.trace.add({ k: 'invoke', actor, op: index, what, world: generation, spec: op, ...(tx ? { tx } : {}), ...(owner ? { owner } : {}) })
+    const invoked = world.trace.entries.length - 1
+    if (tx) this.#invokes.set(tx, invoked)
+    if (actor === 'inline') world.trace.fact('from', generation, invoked, from, -1, '', kind)
     if (op.op === 'resume') {
       // What the resumed log should hold, as the disk stands now; a load mark later supersedes it
       // (a create of the same id may rewrite the disk in between).
@@ -114,7 +124,14 @@ export class Operations {
     // that may crash: the race costs microtask hops, and other programs keep their exact traces.
     const crashed = op.op === 'crash' || !world.mayCrash ? undefined : world.crashedAt(generation).then(() => CRASHED)
     try {
-      const execution = this.#execute(op, actor, what, tx ?? '')
+      const start = world.trace.entries.length
+      let execution: Promise<OperationResult | void>
+      try {
+        execution = this.#execute(op, actor, what, tx ?? '', invoked)
+      } finally {
+        // Everything recorded since the invoke was recorded inside its synchronous part.
+        if (op.op === 'crash' || !world.crashed(generation)) world.trace.fact('sync', generation, invoked, start, -1, 'session' in op ? op.session : '', '')
+      }
       const value = crashed ? await Promise.race([execution, crashed]) : await execution
       // Also an operation that returned while its process crashed under it (a crash from a listener
       // of the dispatch it caused): it did not return to anyone.
@@ -129,11 +146,18 @@ export class Operations {
   }
 
   /** The live agent targeted by an input operation; inputs to agents not live are not sent (§12 Q3). */
-  #target(id: string): Agent | undefined {
-    return this.world.live(id)
+  #target(id: string, invoked: number): Agent | undefined {
+    const agent = this.world.live(id)
+    if (agent) this.#subject(agent, invoked, id)
+    return agent
   }
 
-  async #execute(op: Operation, actor: string, what: string, tx: string): Promise<OperationResult | void> {
+  /** Record which object the operation invoked at `invoked` acts on. */
+  #subject(o: object, invoked: number, id: string): void {
+    if (this.world.trace.recordFacts) this.world.trace.fact('subject', this.world.generation, invoked, invoked, this.world.serial(o), id, '')
+  }
+
+  async #execute(op: Operation, actor: string, what: string, tx: string, invoked: number): Promise<OperationResult | void> {
     const world = this.world
     // The process this operation acts in (a maintenance task's waits are that process's).
     const generation = world.generation
@@ -148,7 +172,7 @@ export class Operations {
           ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
-        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation)
+        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation, invoked)
       }
       case 'resume': {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
@@ -158,24 +182,25 @@ export class Operations {
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
-        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation)
+        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation, invoked)
       }
       case 'dispose': {
         const handle = world.handles.get(op.session)
         if (!handle) return { status: 'info', detail: 'no handle' }
+        this.#subject(handle.agent, invoked, op.session)
         const owner = world.handleOwners.get(op.session)
         await handle.dispose()
         if (owner && !world.crashed(generation)) this.#ownerKeeps(owner, op.session)
         return
       }
       case 'cancel': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         agent.cancel(causeOf(op.cause), op.keepInbox ? { keepInbox: true } : {})
         return
       }
       case 'followup': case 'steer': case 'inject': case 'queue': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const message = op.mutate ? structuredClone(world.message(op.text)) : world.message(op.text)
         if (op.op === 'queue') {
@@ -187,7 +212,7 @@ export class Operations {
         return { status: 'ok', detail: message.id }
       }
       case 'remove': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const pending = [...agent.inbox.nextTurn, ...agent.inbox.nextStep]
         const message = op.which === 'last' ? pending[pending.length - 1] : pending[0]
@@ -202,12 +227,13 @@ export class Operations {
       case 'register': {
         const stub = createStubAgent(op.session)
         world.stubAgents.add(stub)
+        this.#own(invoked, stub, undefined, op.session, 'stub')
         const dispose = world.ctx.agents.register(stub)
         world.stubs.set(op.session, dispose)
         return
       }
       case 'runMaintenance': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const steps = op.steps ?? 1
         // Probes count the task as the agent's activity from its start until runMaintenance settles.
@@ -218,6 +244,7 @@ export class Operations {
             counted = true
             world.maintaining.set(agent, (world.maintaining.get(agent) ?? 0) + 1)
             world.trace.mark(maintenanceMark(actor, what, 'start'), world.generation, { id: op.session })
+            world.watchAbort(signal, op.session, 'maintenance')
             if (op.onAbort) world.behaviours.observeAbort(signal, op.onAbort, `${actor}:${what}`)
             try {
               for (let k = 1; k <= steps; k++) {
@@ -238,8 +265,10 @@ export class Operations {
         return
       }
       case 'whenIdle': {
-        const agent = this.#target(op.session) ?? world.handles.get(op.session)?.agent
+        const live = this.#target(op.session, invoked)
+        const agent = live ?? world.handles.get(op.session)?.agent
         if (!agent) return { status: 'info', detail: 'no agent' }
+        if (!live) this.#subject(agent, invoked, op.session)
         await agent.whenIdle()
         return
       }
@@ -265,7 +294,7 @@ export class Operations {
           if (error instanceof CrashUnsupported) return { status: 'info', detail: 'crash not supported' }
           throw error
         }
-      case 'enter': return enterStub(world, op.session)
+      case 'enter': return enterStub(world, op.session, (stub) => this.#own(invoked, stub, undefined, op.session, 'stub'))
       case 'announce': return announceStub(world, op.session)
       case 'detach': return detachStub(world, op.session, op.stale === true)
     }
@@ -276,9 +305,20 @@ export class Operations {
     return this.world.owner(owner).ctx
   }
 
-  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number): OperationResult {
+  /** Record that the creation or stub invoked at `invoked` holds `agent` (and `session`). */
+  #own(invoked: number, agent: object, session: object | undefined, id: string, note: string): void {
+    if (!this.world.trace.recordFacts) return
+    this.world.trace.fact('own', this.world.generation, invoked, session === undefined ? -1 : this.world.serial(session), this.world.serial(agent), id, note)
+  }
+
+  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number, invoked: number): OperationResult {
     // A creation of a process that crashed meanwhile hands its handle to nobody.
     if (this.world.crashed(generation)) return { status: 'info', detail: 'the process crashed' }
+    if (this.world.trace.recordFacts) {
+      let session: object | undefined
+      try { session = handle.agent.session } catch { session = undefined }
+      this.#own(invoked, handle.agent, typeof session === 'object' && session !== null ? session : undefined, id, 'handle')
+    }
     this.world.handles.set(id, handle)
     this.world.handleOwners.set(id, { name: owner, ctx })
     return { status: 'ok', detail: '' }

@@ -75,9 +75,11 @@ export class Behaviours {
     }
     if (spec.load === 'hang') {
       world.trace.mark(`${actor}@hang`, world.generation, { id })
+      world.trace.fact('hang', world.generation, -1, -1, 1, id, `${actor}:hang`)
       if (signal) await Promise.race([untilAborted(signal), world.port.block(`${actor}:hang`, actor)])
       else await world.port.block(`${actor}:hang`, actor)
       world.trace.mark(`${actor}@aborted`, world.generation, { id })
+      world.trace.fact('hang', world.generation, -1, -1, 0, id, `${actor}:hang`)
       throw signal?.reason ?? new InjectedFault(`persistence load of "${id}" hung`)
     }
     world.trace.mark(`${actor}@end`, world.generation, { id })
@@ -95,6 +97,7 @@ export class Behaviours {
     return (agentCtx: Context) => {
       const world = this.world
       if (world.crashed(generation)) return never()
+      this.#own(agentCtx, tx, id)
       this.#probeInitiator(agentCtx, `${actor}:${what}`, meta)
       world.trace.mark(`${actor}:${what}@setup:start`, world.generation, meta)
       spec.effects?.forEach((effect, i) => this.registerEffect(agentCtx, effect, `${actor}:${what}:effect${i}`, meta))
@@ -103,7 +106,7 @@ export class Behaviours {
       const commit: AgentSetupCommit = {
         commit: () => {
           this.world.trace.mark(`${actor}:${what}@commit`, this.world.generation, meta)
-          if (spec.commitOp) this.world.operations.inline(spec.commitOp, `${actor}.commit`)
+          if (spec.commitOp) this.world.operations.inline(spec.commitOp, `${actor}.commit`, -1, 'commit')
           if (spec.commitThrows) throw new InjectedFault(`commit of ${what} threw`)
         },
       }
@@ -112,16 +115,36 @@ export class Behaviours {
         return commit
       }
       return (async () => {
+        const hang = (): Promise<void> => {
+          this.world.trace.fact('hang', this.world.generation, this.world.operations.invokeOf(tx), -1, 1, id, `${actor}:${what}@setup.hang`)
+          return this.world.port.block(`${actor}:${what}@setup.hang`, actor)
+        }
         for (let k = 1; k <= spec.steps; k++) {
-          if (spec.hangAt === k - 1) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
+          if (spec.hangAt === k - 1) await hang()
           await this.world.point(`${actor}:${what}@setup.${k}`, actor, generation)
           if (spec.rejectAt === k) throw new InjectedFault(`setup of ${what} rejected at step ${k}`)
         }
-        if (spec.hangAt !== undefined && spec.hangAt >= spec.steps) await this.world.port.block(`${actor}:${what}@setup.hang`, actor)
+        if (spec.hangAt !== undefined && spec.hangAt >= spec.steps) await hang()
         this.world.trace.mark(`${actor}:${what}@setup:end`, this.world.generation, meta)
         return commit
       })()
     }
+  }
+
+  /** Record the agent (and session) a creation's setup was handed, which owns the edges they make. */
+  #own(agentCtx: Context, tx: string, id: string): void {
+    const world = this.world
+    if (!world.trace.recordFacts) return
+    let agent: Agent | undefined
+    let session: unknown
+    try {
+      agent = agentCtx.agent
+      session = agent?.session
+    } catch {
+      return
+    }
+    if (typeof agent !== 'object' || agent === null) return
+    world.trace.fact('own', world.generation, world.operations.invokeOf(tx), typeof session === 'object' && session !== null ? world.serial(session) : -1, world.serial(agent), id, 'setup')
   }
 
   /**
@@ -165,20 +188,21 @@ export class Behaviours {
     const generation = this.world.generation
     const observeAbort = (signal: AbortSignal | undefined): void => {
       if (spec.onAbort === undefined || signal === undefined || signal.aborted) return
-      signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined) }, { once: true })
+      signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined, {}, () => undefined, -1, 'abort') }, { once: true })
     }
     if (spec.event === 'agent/pre-step') {
       ctx.on('agent/pre-step', (payload, next) => {
         if (this.world.crashed(generation) || !matches([payload])) return next()
+        this.world.watchAbort(payload.signal, payload.agent?.id ?? '', 'pre-step')
         observeAbort(payload.signal)
-        return this.#play<PreStepDecision | Promise<PreStepDecision>>(spec.action, label, origin, () => next(), {}, () => ({ kind: 'reject' })) as never
+        return this.#play<PreStepDecision | Promise<PreStepDecision>>(spec.action, label, origin, () => next(), {}, () => ({ kind: 'reject' }), -1, 'listener') as never
       })
       return
     }
     ctx.on(spec.event, ((...args: any[]) => {
       if (this.world.crashed(generation) || !matches(args)) return undefined
       if (spec.event === 'agent/turn-stopping') observeAbort(args[0]?.signal)
-      return this.#play(spec.action, label, origin, () => undefined)
+      return this.#play(spec.action, label, origin, () => undefined, {}, () => undefined, this.world.dispatchOf(args), 'listener')
     }) as never)
   }
 
@@ -216,7 +240,7 @@ export class Behaviours {
   observeAbort(signal: AbortSignal, action: Action, origin: string): void {
     if (signal.aborted) return
     const generation = this.world.generation
-    signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined) }, { once: true })
+    signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined, {}, () => undefined, -1, 'abort') }, { once: true })
   }
 
   /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */
@@ -224,7 +248,7 @@ export class Behaviours {
     const generation = this.world.generation
     ctx.effect(() => {
       this.world.trace.mark(`${origin} registered`, this.world.generation, meta)
-      return () => this.world.crashed(generation) ? undefined : this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta) as void | Promise<void>
+      return () => this.world.crashed(generation) ? undefined : this.#play(spec.disposer, `effect:${origin}`, origin, () => undefined, meta, () => undefined, -1, 'disposer') as void | Promise<void>
     }, `sim:${origin}`)
   }
 
@@ -233,7 +257,7 @@ export class Behaviours {
    * inside the minting: a `throw` propagates into the minting; a rejection is observed here.
    */
   playMinting(action: Action, label: string, meta: { id?: string }): void {
-    const result = this.#play(action, label, 'minting', () => undefined, meta)
+    const result = this.#play(action, label, 'minting', () => undefined, meta, () => undefined, -1, 'minting')
     if (result instanceof Promise) result.catch(() => undefined)
   }
 
@@ -241,7 +265,7 @@ export class Behaviours {
    * Play an action; `then` supplies the normal result (e.g. a waterfall's `next()`), `blocked` the
    * result of a `block` (by default the normal one: a block only blocks a waterfall).
    */
-  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}, blocked: () => T = then): T | Promise<T> {
+  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}, blocked: () => T = then, from = -1, kind = ''): T | Promise<T> {
     const world = this.world
     world.trace.mark(`${origin} ${label} ${action.do}`, world.generation, meta)
     switch (action.do) {
@@ -258,7 +282,7 @@ export class Behaviours {
           return then()
         })()
       case 'op':
-        world.operations.inline(action.op, origin)
+        world.operations.inline(action.op, origin, from, kind)
         return then()
       case 'block':
         return blocked()
@@ -279,6 +303,7 @@ export class Behaviours {
       initiator = 'disposed'
     }
     this.world.trace.mark(`${actor}:call${k + 1} initiator=${initiator}`, this.world.generation, { id })
+    this.world.watchAbort(request.signal, id, 'model')
     await this.world.point(`${actor}:call${k + 1}`, actor, generation)
     request.signal.throwIfAborted()
     switch (spec.reply) {
@@ -287,9 +312,11 @@ export class Behaviours {
       case 'fail':
         throw new InjectedFault(`model call ${k + 1} of "${id}" failed`)
       case 'hang':
+        this.world.trace.fact('hang', this.world.generation, -1, -1, 1, id, `${actor}:hang`)
         await Promise.race([untilAborted(request.signal), this.world.port.block(`${actor}:hang`, actor)])
         // An abort that reaches the call only after its process crashed is heard by no one.
         if (this.world.crashed(generation)) return never()
+        this.world.trace.fact('hang', this.world.generation, -1, -1, 0, id, `${actor}:hang`)
         if (request.signal.aborted) {
           // Who the model call runs on behalf of while it is being aborted (§8), read synchronously.
           let aborting: string
@@ -302,7 +329,7 @@ export class Behaviours {
         }
         throw request.signal.reason
       case 'tool':
-        if (spec.op) this.world.operations.inline(spec.op, `${actor}.tool`)
+        if (spec.op) this.world.operations.inline(spec.op, `${actor}.tool`, -1, 'tool')
         request.signal.throwIfAborted()
         return { text: `tool ${k + 1}`, followUp: true }
       case 'delay':

@@ -43,7 +43,13 @@ export interface BehaviourHooks {
 
 /** What behaviours ask of the operations: perform one inline, from inside a dispatch. */
 export interface InlineOperations {
-  inline(op: Operation, origin: string): void
+  /**
+   * `from`: the entry of the dispatch it is made from (-1: none the world recorded); `kind`: what
+   * made it (`listener`, `abort`, `commit`, `disposer`, `minting`, `tool`), for its `from` fact.
+   */
+  inline(op: Operation, origin: string, from?: number, kind?: string): void
+  /** The invoke entry of a create or resume transaction, or -1. */
+  invokeOf(tx: string): number
 }
 
 /** One simulated process and its successors, as seen by what acts in it. */
@@ -79,4 +85,10 @@ export interface WorldHost {
   crashedAt(generation: number): Promise<void>
   point(label: string, actor: string, generation?: number): Promise<void>
   nextTx(): string
+  /** The serial of an object the world records facts about (`Fact`). */
+  serial(o: object): number
+  /** The entry of the dispatch a listener's arguments belong to, or -1. */
+  dispatchOf(args: readonly unknown[]): number
+  /** Record an `abort` fact when this activity signal of agent `id` aborts (`source`: where it was handed over). */
+  watchAbort(signal: AbortSignal | undefined, id: string, source: string): void
 }

@@ -93,6 +93,15 @@ export class World implements WorldHost {
   #ids = 0
   #tx = 0
   #messages = 0
+  /** A number per object the world has recorded a fact about, in the order it first saw them. */
+  readonly #serials = new WeakMap<object, number>()
+  #serial = 0
+  /** Per dispatched payload (an event's argument), the entry that recorded its dispatch. */
+  readonly #dispatches = new WeakMap<object, number>()
+  /** Activity signals watched for their abort. */
+  readonly #watched = new WeakSet<AbortSignal>()
+  /** Per agent, how many events about it (its own, its session's appends) the world observed. */
+  readonly #news = new WeakMap<Agent, number>()
 
   private constructor(options: WorldOptions) {
     this.program = options.program
@@ -114,7 +123,7 @@ export class World implements WorldHost {
   static async create(options: WorldOptions): Promise<World> {
     const world = new World(options)
     await world.#start()
-    const probe = new SettledProbe(world, world.#openTurns)
+    const probe = new SettledProbe(world, world.#openTurns, (agent) => world.#news.get(agent) ?? 0)
     options.port.onSettled?.((turn, last) => probe.take(turn, last))
     return world
   }
@@ -237,6 +246,38 @@ export class World implements WorldHost {
     return this.port.point(label, actor).then(() => this.#crashed.has(generation) ? never() : undefined)
   }
 
+  /** The serial of an object (an agent, a session, a signal): a number the first time the world sees it. */
+  serial(o: object): number {
+    let n = this.#serials.get(o)
+    if (n === undefined) this.#serials.set(o, (n = ++this.#serial))
+    return n
+  }
+
+  /** The entry that recorded the dispatch a listener's arguments belong to, or -1. */
+  dispatchOf(args: readonly unknown[]): number {
+    const payload = (args.length > 1 && typeof args[1] === 'object' ? args[1] : args[0]) as object | undefined
+    return (typeof payload === 'object' && payload !== null ? this.#dispatches.get(payload) : undefined) ?? -1
+  }
+
+  /**
+   * Watch an activity signal of agent `id` handed to the world (`source`: a model request, a
+   * maintenance task, a `turn-stopping` or `pre-step` payload) and record an `abort` fact when it
+   * aborts: a passive listener, synchronous inside the abort, so the fact sits in the span of
+   * whatever aborted it. A signal already aborted is recorded at once, marked `:before`.
+   */
+  watchAbort(signal: AbortSignal | undefined, id: string, source: string): void {
+    if (!this.trace.recordFacts || signal === undefined || typeof signal.addEventListener !== 'function' || this.#watched.has(signal)) return
+    this.#watched.add(signal)
+    const generation = this.generation
+    const record = (suffix: string): void => {
+      if (this.#crashed.has(generation)) return
+      const kind = (signal.reason as { kind?: unknown } | undefined)?.kind
+      this.trace.fact('abort', generation, -1, -1, this.serial(signal), id, `${source}:${typeof kind === 'string' ? kind : 'other'}${suffix}`)
+    }
+    if (signal.aborted) record(':before')
+    else signal.addEventListener('abort', () => record(''), { once: true })
+  }
+
   /** A fresh transaction id for a create/resume invocation. */
   nextTx(): string {
     return `t${++this.#tx}`
@@ -302,6 +343,21 @@ export class World implements WorldHost {
   }
 
   /**
+   * The facts of an event just recorded: its dispatch (for the operations its listeners make), the
+   * object a registry edge is about (a stub the program registered is named so), and the activity
+   * signal a `turn-stopping` payload hands over.
+   */
+  #eventFacts(name: string, payload: any, agent: Agent | undefined, id: string, generation: number): void {
+    const at = this.trace.entries.length - 1
+    if (typeof payload === 'object' && payload !== null) this.#dispatches.set(payload, at)
+    if (EDGES.has(name)) {
+      const subject: unknown = name.startsWith('session/') ? payload : agent
+      if (typeof subject === 'object' && subject !== null) this.trace.fact('subject', generation, -1, at, this.serial(subject), id, agent !== undefined && this.stubAgents.has(agent) ? 'stub' : '')
+    }
+    if (name === 'agent/turn-stopping') this.watchAbort(payload?.signal, id, 'turn-stopping')
+  }
+
+  /**
    * Observers of every event, before any program listener can veto it, for the whole life of the
    * process (shutdown included).
    */
@@ -317,8 +373,10 @@ export class World implements WorldHost {
           if (b.type === 'turn/start') this.#openTurns.set(session, true)
           else if (b.type === 'turn/end') this.#openTurns.set(session, false)
           const agent = this.ctx.agents.get(session.id)
+          if (agent) this.#news.set(agent, (this.#news.get(agent) ?? 0) + 1)
           const inbox = b.type === 'agent/inbox/spliced' && agent ? inboxSnapshot(agent) : undefined
           this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, ...(inbox ? { inbox } : {}) })
+          if (this.trace.recordFacts && typeof b === 'object' && b !== null) this.#dispatches.set(b, this.trace.entries.length - 1)
           return
         }
         const id: string = name.startsWith('session/') ? a.id : a.agent.id
@@ -326,6 +384,7 @@ export class World implements WorldHost {
         // An agent still emitting after its own agent/disposed is detached: its events must not be
         // attributed to a successor lifecycle of the same id (registry edges keep their own checks).
         const agent = name.startsWith('agent/') ? (a.agent as Agent | undefined) : undefined
+        if (agent) this.#news.set(agent, (this.#news.get(agent) ?? 0) + 1)
         const stale = agent !== undefined && name !== 'agent/disposed' && name !== 'agent/created' && this.#retired.has(agent)
         if (name === 'agent/disposed' && agent) this.#retired.add(agent)
         const message = name.startsWith('agent/inbox/') ? inboxMessageId(a) : undefined
@@ -343,6 +402,7 @@ export class World implements WorldHost {
           ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
           ...(stub ? { stub: true as const } : {}),
         })
+        if (this.trace.recordFacts) this.#eventFacts(name, a, agent, id, generation)
         if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
@@ -361,6 +421,9 @@ export class World implements WorldHost {
     }
   }
 }
+
+/** The registry edges: their subject is recorded by object, which names it beyond its id. */
+const EDGES: ReadonlySet<string> = new Set(['session/created', 'agent/created', 'agent/session-start', 'agent/disposed', 'session/disposed'])
 
 /** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */
 export function inboxMessageId(payload: { message?: unknown } | undefined): { id?: string; missing?: string } {
