@@ -38,10 +38,18 @@ export function checkAtomic(a: Analysis): Violation[] {
   }
   // 65: coherence at every observed moment. A session may outlive its agent only between
   // agent/disposed and session/disposed (§5.3); an agent never outlives its session.
-  // Ids the program holds with an agent registered directly (§3.5 L): the stub has no session.
-  const stubs = new Set<string>()
+  // Ids the program holds with an agent registered directly (§3.5 L): the stub has no session. It
+  // may hold the id from its register (or enter) until the registry no longer lists the id: while
+  // it does, no lifecycle's agent can be registered under it.
+  const stubs = new Map<string, number>()
   const stubAt = new Map<number, string>()
-  for (const w of windowsOf(a)) if (w.spec.op === 'register' || w.spec.op === 'enter') stubAt.set(w.invoke.i, keyOf(w.world, w.spec.session))
+  // (a register or enter refused never held the id)
+  const refusedAt = new Map<number, string>()
+  for (const w of windowsOf(a)) {
+    if (w.spec.op !== 'register' && w.spec.op !== 'enter') continue
+    stubAt.set(w.invoke.i, keyOf(w.world, w.spec.session))
+    if (w.outcome && (w.outcome.status === 'fail' || /^rejected/.test(w.outcome.detail))) refusedAt.set(w.outcome.i, keyOf(w.world, w.spec.session))
+  }
   // 57: a creation that collided with such an agent rejects leaving no orphan session behind.
   const d = a.declines
   for (const tx of a.txs.values()) {
@@ -69,7 +77,10 @@ export function checkAtomic(a: Analysis): Violation[] {
   let last: { agents: readonly string[]; sessions: readonly string[] } | undefined
   for (const e of a.entries) {
     const stub = stubAt.get(e.i)
-    if (stub) stubs.add(stub)
+    if (stub) stubs.set(stub, (stubs.get(stub) ?? 0) + 1)
+    const refused = refusedAt.get(e.i)
+    if (refused && (stubs.get(refused) ?? 0) <= 1) stubs.delete(refused)
+    else if (refused) stubs.set(refused, stubs.get(refused)! - 1)
     generation = Math.max(generation, e.world)
     // An operation of an earlier process settling after a restart or crash: its entry carries that
     // process's number but the snapshot of the one running now, whose stubs are keyed by its own.
@@ -86,11 +97,11 @@ export function checkAtomic(a: Analysis): Violation[] {
     if (e.k !== 'event' && e.k !== 'append' && e.k !== 'outcome' && e.k !== 'final') continue
     judged = true
     const { agents, sessions } = e.snap
+    for (const key of stubs.keys()) if (key.startsWith(`${e.world}/`) && !agents.includes(key.slice(key.indexOf('/') + 1))) stubs.delete(key)
     for (const id of agents) {
       if (sessions.includes(id)) continue
-      // (an id a stub held: the agent may be the stub, which has no session)
-      if (stubs.has(keyOf(e.world, id))) d.declined(65, R.stubEdge)
-      else out.push(violation(GROUP, 65, `agent "${id}" is registered without its session (agents=[${agents}] sessions=[${sessions}])`, e))
+      // (an id a stub holds: the agent is the stub, which has no session)
+      if (!stubs.has(keyOf(e.world, id))) out.push(violation(GROUP, 65, `agent "${id}" is registered without its session (agents=[${agents}] sessions=[${sessions}])`, e))
     }
     for (const id of sessions) {
       if (agents.includes(id) || tearing.has(keyOf(e.world, id))) continue

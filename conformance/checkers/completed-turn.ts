@@ -14,6 +14,7 @@ import { isClaim } from './projection.js'
 import type { SplicePayload } from './projection.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
+import { invokedInDispatch, spansOfFact } from './facts.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { abortRequests, teardownRequest } from './windows.js'
@@ -22,6 +23,11 @@ type Event = Extract<TraceEntry, { k: 'event' }>
 
 /** A listener of `agent/turn-stopping` whose action left an asynchronous tail (a scheduling point). */
 const ASYNC_TAIL = /listener:agent\/turn-stopping (slow|reject)$/
+
+/** Whether the fact at `index` was recorded inside an operation made from the dispatch at entry `dispatch`. */
+function madeInDispatch(a: Analysis, dispatch: number, index: number): boolean {
+  return spansOfFact(a.facts, index).some((span) => a.facts.from.get(span.invoke)?.ref === dispatch)
+}
 
 /** Check that a turn past its stop check is not recorded aborted. */
 export function checkCompletedTurn(a: Analysis): Violation[] {
@@ -46,19 +52,43 @@ export function checkCompletedTurn(a: Analysis): Violation[] {
         a.declines.declined(157, R.listenerTail)
         continue
       }
+      // With facts: where the turn's activity signal was first aborted (the world holds the
+      // turn-stopping payload's signal): before the dispatch, or inside it (a listener's request),
+      // is before the stop check; in a later step, after it; in the same step after the dispatch,
+      // the stop check's own place decides, which nothing of the contract marks (§10.1).
+      const abort = a.facts.aborts.find((f) => f.world === life.world && f.id === life.id && f.at > opened.i && f.at <= e.i && f.source !== 'maintenance')
+      // (a signal already aborted when its turn-stopping dispatch handed it over was aborted before)
+      if (abort !== undefined && abort.before && abort.source === 'turn-stopping' && abort.at <= stop.i + 1) {
+        a.declines.judged(157)
+        continue
+      }
+      if (abort !== undefined && !abort.before) {
+        if (abort.at <= stop.i || abort.d < stop.d || madeInDispatch(a, stop.i, abort.index)) {
+          a.declines.judged(157)
+          continue
+        }
+        if (abort.d === stop.d) {
+          a.declines.declined(157, R.stopCheck)
+          continue
+        }
+        a.declines.judged(157)
+        out.push(violation('X-CANCEL', 157, `"${life.id}": turn ${String(data.turn)} passed its stop check (agent/turn-stopping at decision ${stop.d}, no listener tail, no further step) yet ended aborted: its activity was aborted (${abort.kind}) at decision ${abort.d}`, e))
+        continue
+      }
       const requests = abortRequests(a, life, opened.i, e.i)
       // (no request: a teardown nobody asked for, or a parent's, reached it at a point not known)
       if (requests.length === 0) {
         a.declines.declined(157, R.teardownReach)
         continue
       }
-      if (requests[0]!.window.invoke.d < stop.d) {
+      const head = requests[0]!.window.invoke
+      if (head.d < stop.d || (a.facts.present && (head.i < stop.i || invokedInDispatch(a.facts, stop.i, head.i)))) {
         a.declines.judged(157)
         continue
       }
       // (in the stop's own step: before or after the stop check, which the trace does not mark)
-      if (requests[0]!.window.invoke.d === stop.d) {
-        a.declines.declined(157, R.requestSpan)
+      if (head.d === stop.d) {
+        a.declines.declined(157, a.facts.present ? R.stopCheck : R.requestSpan)
         continue
       }
       // A teardown requested earlier (even before the turn opened) may have reached it before the stop check.

@@ -21,6 +21,7 @@ import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
 import type { Analysis } from './analysis.js'
 import { R } from './declines.js'
+import { windowsOf } from './windows.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -29,10 +30,14 @@ export function checkKitLevel(a: Analysis): Violation[] {
   const out: Violation[] = []
   const seen = new Set<string>()
   const persisted = new Map((a.program.env?.persisted ?? []).filter((p) => p.header !== undefined).map((p) => [p.id, p.header!]))
-  // A fresh create of a persisted id overwrites its record: from then on the declared header is not on disk.
+  // A fresh create of a persisted id overwrites its record: from then on the declared header is not
+  // on disk. (By the operation's spec: an inline create's description names where it came from.)
   const overwritten = new Set<string>()
+  const creates = new Map<number, string>()
+  for (const w of windowsOf(a)) if (w.spec.op === 'create' && w.outcome?.status === 'ok') creates.set(w.outcome.i, w.spec.session)
   for (const e of a.entries) {
-    if (e.k === 'outcome' && e.status === 'ok' && e.what.startsWith('create(')) overwritten.add(e.what.slice('create('.length, -1))
+    const created = creates.get(e.i)
+    if (created !== undefined) overwritten.add(created)
     if (e.k === 'resumed' && e.header) {
       const declared = persisted.get(e.id) as Record<string, unknown> | undefined
       if (!declared) continue

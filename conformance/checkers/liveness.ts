@@ -85,9 +85,21 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
       a.declines.judged(67)
       return undefined
     }
-    // (its program injects a hang, but whether the creation is parked there is not known)
-    if (programHang) {
-      a.declines.declined(67, R.injectedHang)
+    if (programHang && tx && a.facts.present) {
+      // With facts: parked at its own setup's or load's hang, still open at the end; or, with
+      // another hang still open, perhaps waiting on it.
+      const own = a.facts.openHangs.has(`${tx.world}/${tx.actor}:${tx.invoke.what}@setup.hang`) || (tx.spec.op === 'resume' && a.facts.openHangs.has(`${tx.world}/load:${tx.id}:hang`))
+      if (own) {
+        a.declines.judged(67)
+        return undefined
+      }
+      if (a.facts.openHangs.size > 0) {
+        a.declines.declined(67, R.injectedHang)
+        return undefined
+      }
+    } else if (programHang) {
+      // (its program injects a hang, but whether the creation is parked there is not known)
+      a.declines.declined(67, R.noFacts)
       return undefined
     }
     a.declines.judged(67)
@@ -96,8 +108,18 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
   if (kind === 'whenIdle') {
     const session = /\((.*)\)/.exec(op)?.[1] ?? ''
     const hangs = (a.program.env?.model?.[session] ?? []).some((s) => s.reply === 'hang')
-    if (hangs) {
-      a.declines.declined(27, R.injectedHang)
+    if (hangs && a.facts.present) {
+      // With facts: the agent's activity is parked at its model's hang, still open at the end.
+      if ([...a.facts.openHangs].some((h) => h.endsWith(`/model:${session}:hang`))) {
+        a.declines.judged(27)
+        return undefined
+      }
+      if (a.facts.openHangs.size > 0) {
+        a.declines.declined(27, R.injectedHang)
+        return undefined
+      }
+    } else if (hangs) {
+      a.declines.declined(27, R.noFacts)
       return undefined
     }
     a.declines.judged(27)

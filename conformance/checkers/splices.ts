@@ -11,6 +11,7 @@ import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
+import { rollbackBegan } from './facts.js'
 import type { SplicePayload } from './projection.js'
 import { isCanceled, isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
@@ -108,17 +109,24 @@ export function checkSplices(a: Analysis): Violation[] {
       else d.judged(clause)
       return
     }
-    // (a creation that failed, or never settled because its process crashed or the run ended, may
-    // have been rolling back: a rollback's clear is its own cause)
-    if (life.tx?.outcome?.status === 'fail' || (life.tx && !life.tx.outcome)) {
-      d.declined(clause, R.rollbackStart)
+    const tearing = windows.filter((w) => w.world === e.world && w.invoke.i > life.sessionCreated.i && w.invoke.i < e.i && TEARDOWN_OPS.has(w.spec.op))
+    // (a teardown aimed at this agent is its cause)
+    if (tearing.some((w) => aimedAt(w, life))) {
+      d.judged(clause)
       return
     }
-    const tearing = windows.filter((w) => w.world === e.world && w.invoke.i > life.sessionCreated.i && w.invoke.i < e.i && TEARDOWN_OPS.has(w.spec.op))
+    // (a creation that failed, or never settled because its process crashed or the run ended, may
+    // have been rolling back: a rollback's clear is its own cause, from the injected throw that
+    // began it on, if the facts show one)
+    if (life.tx?.outcome?.status === 'fail' || (life.tx && !life.tx.outcome)) {
+      const began = rollbackBegan(a.facts, life)
+      if (began !== undefined && began <= e.i) d.judged(clause)
+      else d.declined(clause, a.facts.present ? R.rollbackStart : R.noFacts)
+      return
+    }
     if (tearing.length > 0) {
-      // (one aimed at this agent is its cause; any other may have reached it, which is not known)
-      if (tearing.some((w) => aimedAt(w, life))) d.judged(clause)
-      else d.declined(clause, R.spliceCause)
+      // (any other teardown may have reached it through a parent, which is not known)
+      d.declined(clause, R.spliceCause)
       return
     }
     // A child agent (created through a parent's ctx) is torn down with its parent, even by a request

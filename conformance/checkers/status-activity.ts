@@ -26,6 +26,8 @@ export function checkStatusActivity(a: Analysis): Violation[] {
     reported.add(key)
     out.push(v())
   }
+  // Per lifecycle, the last status before the probe whose whenIdle() it recorded.
+  const asked = new Map<object, number>()
   for (const { probe, agent, life } of probedAgents(a)) {
     const key = `${life.world}/${life.id}/${life.sessionCreated.i}`
     let emitted = 'idle'
@@ -35,9 +37,22 @@ export function checkStatusActivity(a: Analysis): Violation[] {
     }
     a.declines.judged(11)
     if (agent.status === 'idle' && !agent.maintenance) {
-      // (asked only where a check needs it: an idle agent with nothing pending is not asked)
-      if (agent.idle === undefined) a.declines.declined(24, R.idleSampled)
-      else a.declines.judged(24)
+      // (the world asks again only when something happened to the agent since it last asked: an
+      // answer given earlier in the same stretch of idleness holds)
+      let last = -1
+      for (const st of life.statuses) {
+        if (st.i >= probe.at) break
+        last = st.i
+      }
+      const seen = asked.get(life)
+      if (agent.idle !== undefined) {
+        asked.set(life, last)
+        a.declines.judged(24)
+      } else if (seen === last) {
+        a.declines.judged(24)
+      } else {
+        a.declines.declined(24, R.idleSampled)
+      }
     }
     if (agent.idleWhileRunning !== undefined || agent.status === 'running') a.declines.judged(27)
     if (agent.status !== emitted) {

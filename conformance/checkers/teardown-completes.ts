@@ -36,7 +36,7 @@ export function checkTeardownCompletes(a: Analysis): Violation[] {
     const ended = tx.outcome?.status === 'fail' ? tx.outcome : tx.life?.agentDisposed ?? tx.life?.sessionDisposed
     if (!ended) {
       // (its lifecycle, if it published one, may be one the trace did not attribute to it)
-      if (!tx.life && a.lives.some((l) => l.world === tx.world && l.id === tx.id && (l.tx === undefined || l.guessed) && (l.agentDisposed ?? l.sessionDisposed))) a.declines.declined(16, R.publisher)
+      if (!tx.life && a.lives.some((l) => l.world === tx.world && l.id === tx.id && (l.tx === undefined || l.rivals.length > 0) && (l.agentDisposed ?? l.sessionDisposed))) a.declines.declined(16, R.publisher)
       continue
     }
     a.declines.judged(16)

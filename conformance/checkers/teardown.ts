@@ -6,8 +6,9 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
-import { keyOf } from './analysis.js'
+import { keyOf, sameVerdict } from './analysis.js'
 import { R } from './declines.js'
+import { ownerOf } from './facts.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -25,10 +26,9 @@ export function checkTeardown(a: Analysis): Violation[] {
   const out: Violation[] = []
   const d = a.declines
   const scopeDisposals = new Map<string, number[]>()
-  const blockDisposals = new Map<string, number[]>()
   for (const e of a.entries) {
-    if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
-    if (e.k === 'mark' && e.tx && / effect:.* block$/.test(e.label)) blockDisposals.set(e.tx, [...(blockDisposals.get(e.tx) ?? []), e.i])
+    // (every disposer action marks its run, a `block` one too: it returns at once)
+    if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op|block)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
   }
   for (const life of a.lives) {
     const { id } = life
@@ -50,7 +50,6 @@ export function checkTeardown(a: Analysis): Violation[] {
     const late = scope.find((i) => firstEdge !== undefined && i > firstEdge.i)
     if (firstEdge) {
       if (!life.tx) d.declined(97, R.noCreation)
-      else if ((blockDisposals.get(life.tx.tx) ?? []).some((i) => i > firstEdge.i)) d.declined(97, R.blockDisposer)
       else d.judged(97)
     }
     if (firstEdge && late !== undefined) out.push(violation(GROUP, 97, `"${id}": an agent-scoped registration was disposed after ${firstEdge.name} (scope disposal must come first)`, a.entries[late]))
@@ -66,9 +65,9 @@ export function checkTeardown(a: Analysis): Violation[] {
     }
     // 93–96: a rejected creation rolled its publication back before rejecting.
     const tx = life.tx
-    if (tx?.outcome?.status === 'fail') {
-      if (life.guessed) d.declined(95, R.publisher)
-      else d.judged(95)
+    if (tx?.outcome?.status === 'fail' || life.rivals.some((t) => t.outcome?.status === 'fail')) {
+      if (sameVerdict(life, (t) => t.outcome?.status === 'fail' && !closedBefore(life, t.outcome.i))) d.judged(95)
+      else d.declined(95, R.publisher)
     }
     if (tx?.outcome?.status === 'fail' && !closedBefore(life, tx.outcome.i)) {
       out.push(violation(GROUP, 95, `"${id}": ${tx.spec.op} rejected ("${tx.outcome.detail}") before its published entries were disposed`, tx.outcome))
@@ -84,7 +83,12 @@ export function checkTeardown(a: Analysis): Violation[] {
   const disposing = new Map<TraceEntry, Life | undefined>()
   for (const e of a.entries) if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
   for (const e of a.entries) {
-    if (e.k === 'invoke' && e.spec.op === 'dispose') disposing.set(e, latestHandle.get(keyOf(e.world, e.spec.session)))
+    if (e.k === 'invoke' && e.spec.op === 'dispose') {
+      // (the handle's agent names its creation; without facts, the latest handle of the id is taken)
+      const held = ownerOf(a.facts, e.i)
+      const tx = held === undefined ? undefined : [...a.txs.values()].find((t) => t.invoke.i === held)
+      disposing.set(e, tx ? tx.life : latestHandle.get(keyOf(e.world, e.spec.session)))
+    }
     if (e.k !== 'outcome') continue
     const tx = e.tx ? a.txs.get(e.tx) : undefined
     if (tx && e.status === 'ok' && tx.life) latestHandle.set(keyOf(tx.world, tx.id), tx.life)

@@ -13,8 +13,9 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life, Tx } from './analysis.js'
-import { abortsCreation } from './analysis.js'
+import { abortsCreation, sameVerdict } from './analysis.js'
 import { R } from './declines.js'
+import { ownerOf } from './facts.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import type { OpWindow } from './windows.js'
@@ -57,7 +58,7 @@ export function checkTriggers(a: Analysis): Violation[] {
     if (life.sessionStart) {
       const start = life.sessionStart.i
       const abort = creationAborts(windows, tx, tx.invoke.i, start)[0]
-      if (life.guessed || (abort && !life.alsoPossible.every((other) => creationAborts(windows, other, other.invoke.i, start).length > 0))) d.declined(60, R.publisher)
+      if (!sameVerdict(life, (t) => creationAborts(windows, t, t.invoke.i, start).length > 0)) d.declined(60, R.publisher)
       else d.judged(60)
       if (abort && life.alsoPossible.every((other) => creationAborts(windows, other, other.invoke.i, start).length > 0)) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
     }
@@ -113,10 +114,17 @@ export function checkTriggers(a: Analysis): Violation[] {
     if (w.spec.op !== 'dispose' || w.outcome?.status === 'info') continue
     const at = w.invoke.i
     const session = w.spec.session
-    const owner = handles.filter((h) => h.world === w.world && sessionOf(h.spec) === session && h.outcome!.i < at).at(-1)
+    // (the handle's agent names its creation; without facts, the latest handle of the id is taken)
+    const held = ownerOf(a.facts, at)
+    const owner = held !== undefined ? handles.find((h) => h.invoke.i === held) : handles.filter((h) => h.world === w.world && sessionOf(h.spec) === session && h.outcome!.i < at).at(-1)
     const life = owner?.invoke.tx ? a.txs.get(owner.invoke.tx)?.life : undefined
     if (!life || life.sessionCreated.i > at || (life.sessionDisposed && life.sessionDisposed.i < at)) {
-      // (a lifecycle of the id live at the dispose that opened a turn after it may be the handle's)
+      // (with facts, the handle's lifecycle is known: one already gone constrains nothing; without,
+      // a lifecycle of the id live at the dispose that opened a turn after it may be the handle's)
+      if (held !== undefined && owner !== undefined) {
+        d.judged(107)
+        continue
+      }
       const live = a.lives.find((l) => l.world === w.world && l.id === session && l.sessionCreated.i < at && (!l.sessionDisposed || l.sessionDisposed.i > at))
       if (live?.appends.some((x) => x.i > at && x.type === 'turn/start')) d.declined(107, R.disposedHandle)
       continue

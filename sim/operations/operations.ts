@@ -125,12 +125,14 @@ export class Operations {
     const crashed = op.op === 'crash' || !world.mayCrash ? undefined : world.crashedAt(generation).then(() => CRASHED)
     try {
       const start = world.trace.entries.length
+      const factsBefore = world.trace.facts.length
       let execution: Promise<OperationResult | void>
       try {
         execution = this.#execute(op, actor, what, tx ?? '', invoked)
       } finally {
-        // Everything recorded since the invoke was recorded inside its synchronous part.
-        if (op.op === 'crash' || !world.crashed(generation)) world.trace.fact('sync', generation, invoked, start, -1, 'session' in op ? op.session : '', '')
+        // Everything recorded since the invoke (entries from `start`, facts from `factsBefore`) was
+        // recorded inside its synchronous part.
+        if (op.op === 'crash' || !world.crashed(generation)) world.trace.fact('sync', generation, invoked, start, factsBefore, 'session' in op ? op.session : '', '')
       }
       const value = crashed ? await Promise.race([execution, crashed]) : await execution
       // Also an operation that returned while its process crashed under it (a crash from a listener

@@ -125,7 +125,8 @@ export interface QuiescentProbe {
 
 /**
  * What a fact says (see {@link Fact}):
- * - `sync`: operation `op`'s synchronous part recorded entries `ref` up to `at` (exclusive);
+ * - `sync`: operation `op`'s synchronous part recorded entries `ref` up to `at` (exclusive), and the
+ *   facts from the `n`th up to this one;
  * - `from`: the inline operation `op` was made from the dispatch of entry `ref` (-1: not a dispatch
  *   the world recorded), by `note` (`listener`, `abort`, `commit`, `disposer`, `minting`, `tool`);
  * - `own`: the creation or stub of invoke `op` holds agent object `n` and session object `ref`
@@ -134,9 +135,12 @@ export interface QuiescentProbe {
  * - `subject`: entry `ref` (a registry edge, or an operation's invoke) is about object `n`;
  * - `abort`: the activity signal `n` of agent `id` aborted here; `note` is `<where seen>:<reason kind>`,
  *   with `:before` when it was already aborted when first seen;
- * - `hang`: an injected hang `note` of `id` began (`n` 1) or was left by an abort (`n` 0).
+ * - `hang`: an injected hang `note` of `id` began (`n` 1) or was left by an abort (`n` 0);
+ * - `fault`: an injected throw `note` (a listener's, a minting observer's, a commit's) about `id`
+ *   was raised here, in the dispatch of entry `ref` (or -1), or in the commit of creation `op`: a
+ *   creation it fails begins its rollback here.
  */
-export type FactKind = 'sync' | 'from' | 'own' | 'subject' | 'abort' | 'hang'
+export type FactKind = 'sync' | 'from' | 'own' | 'subject' | 'abort' | 'hang' | 'fault'
 
 /**
  * A fact the world knew and the entries do not say, kept beside them (like the probes: out of the

@@ -107,7 +107,10 @@ export class Behaviours {
         commit: () => {
           this.world.trace.mark(`${actor}:${what}@commit`, this.world.generation, meta)
           if (spec.commitOp) this.world.operations.inline(spec.commitOp, `${actor}.commit`, -1, 'commit')
-          if (spec.commitThrows) throw new InjectedFault(`commit of ${what} threw`)
+          if (spec.commitThrows) {
+            this.world.trace.fact('fault', this.world.generation, this.world.operations.invokeOf(tx), -1, -1, id, 'commit')
+            throw new InjectedFault(`commit of ${what} threw`)
+          }
         },
       }
       if (spec.steps === 0 && spec.rejectAt === undefined && spec.hangAt === undefined) {
@@ -202,7 +205,7 @@ export class Behaviours {
     ctx.on(spec.event, ((...args: any[]) => {
       if (this.world.crashed(generation) || !matches(args)) return undefined
       if (spec.event === 'agent/turn-stopping') observeAbort(args[0]?.signal)
-      return this.#play(spec.action, label, origin, () => undefined, {}, () => undefined, this.world.dispatchOf(args), 'listener')
+      return this.#play(spec.action, label, origin, () => undefined, {}, () => undefined, this.world.dispatchOf(args), 'listener', subjectOf(spec.event, args) ?? '')
     }) as never)
   }
 
@@ -265,11 +268,13 @@ export class Behaviours {
    * Play an action; `then` supplies the normal result (e.g. a waterfall's `next()`), `blocked` the
    * result of a `block` (by default the normal one: a block only blocks a waterfall).
    */
-  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}, blocked: () => T = then, from = -1, kind = ''): T | Promise<T> {
+  #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}, blocked: () => T = then, from = -1, kind = '', subject = ''): T | Promise<T> {
     const world = this.world
     world.trace.mark(`${origin} ${label} ${action.do}`, world.generation, meta)
     switch (action.do) {
       case 'throw':
+        // Where a creation this fault fails begins its rollback.
+        world.trace.fact('fault', world.generation, -1, from, -1, subject || (meta.id ?? ''), label)
         throw new InjectedFault(`${label} (${origin}) threw`)
       case 'reject':
         return (async () => {
