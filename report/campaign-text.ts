@@ -72,6 +72,22 @@ export function formatStateCoverage(c: NonNullable<CampaignReport['stateCoverage
   return `state coverage: ${c.transitions} abstract transitions (${growth} of the runs)${corpus}`
 }
 
+/**
+ * The checkers' line: the clauses whose checker declined a unit in some run, with the share of the
+ * runs that reached them and the most frequent reason (a reason the contract leaves open starts with
+ * `§`), and those never judged although reached.
+ */
+export function formatDeclines(clauses: NonNullable<CampaignReport['clauses']>): string {
+  const declined = clauses.filter((c) => c.declinedRuns > 0).sort((x, y) => y.declinedRuns / y.reached - x.declinedRuns / x.reached)
+  if (declined.length === 0) return 'checkers: every clause judged in every run that reached it'
+  const shown = declined.slice(0, MAX_LISTED / 2).map((c) => {
+    const [reason] = Object.entries(c.declined).sort((x, y) => y[1] - x[1])[0] ?? []
+    return `${c.key}${c.judged === 0 ? ' (NOT JUDGED)' : ''} in ${c.declinedRuns} of ${c.reached} runs${reason ? ` (${reason})` : ''}`
+  })
+  const more = declined.length > shown.length ? ` and ${declined.length - shown.length} more (all in --json)` : ''
+  return `checkers declined: ${shown.join(', ')}${more}`
+}
+
 /** The whole campaign report as text. */
 export function formatCampaign(report: CampaignReport, options: FormatCampaignOptions = {}): string {
   const what = options.heading?.subject ?? (report.mode === 'scenario' ? `scenario ${report.scenario}` : `random programs (${programKinds(report)})`)
@@ -94,6 +110,7 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
     lines.push(`coverage: ${exercised}/${total} program coverage keys exercised${missing.length ? `; never exercised: ${shown.join(', ')}${more}` : ''}`)
   }
   if (report.stateCoverage) lines.push(formatStateCoverage(report.stateCoverage))
+  if (report.clauses) lines.push(formatDeclines(report.clauses))
   if (report.goals && report.mode === 'programs') {
     const reached = Object.values(report.goals.reached).filter((r) => r !== undefined)
     lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)

@@ -26,7 +26,8 @@ import { lostShrinkVerdict, runShrinkUnit, runShrinks, shrinkTimeoutMs, shrinkUn
 import type { ShrinkUnit } from './shrink.js'
 import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Report } from './report.js'
 import type { CertifyWorkerInit } from './worker.js'
-import { CHECKED_CLAUSES } from '../checkers/index.js'
+import { CHECKED_CLAUSES, DeclineCounts, unjudged } from '../checkers/index.js'
+import type { ClauseDeclines } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
 import { applyGate } from './gate.js'
 import { tierOfKey } from '../clauses/tiers.js'
@@ -151,6 +152,7 @@ function buildReport(
   const byCase = new Set<number>()
   const checks = new Map<number, number>()
   const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
+  const declines = new DeclineCounts()
   let runs = 0
   let cases = 0
   for (const verdict of verdicts) {
@@ -162,6 +164,8 @@ function buildReport(
     } else {
       runs++
       for (const clause of CHECKED_CLAUSES) count(clause)
+      // (a run the watchdog stopped was not checked: it counts no judgement)
+      if (verdict.declines) declines.addRun(verdict.declines)
     }
     for (const f of verdict.failures) {
       if (verdict.kind === 'case' && !caseFailures.has(f.key)) caseFailures.set(f.key, f.failure)
@@ -181,11 +185,14 @@ function buildReport(
     if (byCase.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('case')
     if (runs > 0 && byProgram.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('program')
     if (runs > 0 && (c.group === 'X-RUN' || CHECKED_CLAUSES.includes(c.clause))) checkedBy.push('checker')
-    const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
+    const checker = c.group !== 'X-RUN' && CHECKED_CLAUSES.includes(c.clause) && declines.runs > 0
+    const counts = checker ? declines.of(c.clause) : undefined
+    const status = clauseStatus(failure !== undefined, n, checkedBy, counts)
     const reason = status === 'unchecked' ? plan.skipped.get(c.clause) ?? 'no directed case, program or checker covers it' : undefined
     return {
       key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy,
       ...(reason ? { reason } : {}), ...(failure ? { failure } : {}), ...(caseFailure && caseFailure !== failure ? { caseFailure } : {}),
+      ...(counts ? { judged: counts.judged, reached: counts.reached, declined: counts.declined, declinedRuns: counts.declinedRuns } : {}),
     }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
@@ -209,4 +216,15 @@ function buildReport(
     passed: failing.length === 0 && complete,
     failing,
   })
+}
+
+/**
+ * A clause's status: `fail` with a failure; `unchecked` when nothing checked it; `unjudged` when only
+ * the trace checkers checked it and they declined every run that reached its shape (they did not
+ * judge it, so the certificate must not call it passed); else `pass`.
+ */
+export function clauseStatus(failed: boolean, checks: number, checkedBy: readonly CheckedBy[], counts: ClauseDeclines | undefined): ClauseResult['status'] {
+  if (failed) return 'fail'
+  if (checks === 0) return 'unchecked'
+  return counts !== undefined && unjudged(counts) && checkedBy.every((how) => how === 'checker') ? 'unjudged' : 'pass'
 }

@@ -23,7 +23,7 @@ import type { LostReason } from '../../sim/pool/worker-pool.js'
 import { REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import type { NormalizedAdapter } from '../adapters/adapter.js'
 import type { CertifyPlan, CertifyUnit } from './plan.js'
-import { checkRun } from '../checkers/index.js'
+import { checkRun, DeclineTally } from '../checkers/index.js'
 import type { Violation } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
 import { captureProcessFaults } from './process-faults.js'
@@ -45,7 +45,12 @@ export interface UnitVerdict {
   readonly hungMs?: number
   /** The pool lost the unit's worker (a hang, livelock, crash or memory): it was stopped and replaced. */
   readonly lost?: LostReason
+  /** A simulated run: what the checkers judged and declined in it (`DeclineTally.takeRun` cells). */
+  readonly declines?: readonly number[]
 }
+
+/** This thread's tally of what the checkers judged and declined in the run being checked. */
+const tally = new DeclineTally()
 
 /** Everything a unit needs besides the unit itself. */
 export interface UnitEnv {
@@ -110,13 +115,14 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
     return { kind: 'run', hungMs: settled.afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
   }
   const result = settled.value
-  const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+  const violations = checkRun(program, result.trace, result.outcome, tally).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+  const declines = tally.takeRun()
   const failures: { key: string; failure: Failure }[] = []
   for (const v of violations) {
     if (failures.some((f) => f.key === v.key)) continue
     failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, env.plan.seed + k) })
   }
-  return { kind: 'run', failures }
+  return { kind: 'run', failures, declines }
 }
 
 /** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */
