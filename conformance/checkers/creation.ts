@@ -42,12 +42,14 @@ export function checkCreation(a: Analysis): Violation[] {
     const ended = life.tx?.outcome?.i ?? life.sessionStart?.i ?? life.agentDisposed?.i ?? Number.POSITIVE_INFINITY
     const early = life.statuses.find((s) => s.i < ended && s.i > life.sessionCreated.i && (!life.sessionStart || s.i < life.sessionStart.i))
     // Driven: emitted inside an operation on this agent made during the creation (a send from a
-    // creation listener, catalog M13). Without facts, any inline operation made before it may be.
+    // creation listener, catalog M13: a wake starts its driver synchronously, §7.2). Without facts,
+    // or after a publication broken off (whose rollback may take turns), any inline operation made
+    // before it may have driven it. A publication is one synchronous stretch up to its session-start.
     const inOperation = early !== undefined && a.facts.present && spansAt(a.facts, early.i).some((span) => {
       const invoke = a.entries[span.invoke]
       return invoke?.k === 'invoke' && invoke.i > life.sessionCreated.i && sessionOf(invoke.spec) === id
     })
-    const mayBeDriven = early !== undefined && !inOperation && a.entries.some((e) => e.k === 'invoke' && e.actor === 'inline' && e.i > life.sessionCreated.i && e.i < early.i)
+    const mayBeDriven = early !== undefined && !inOperation && !(a.facts.present && life.sessionStart) && a.entries.some((e) => e.k === 'invoke' && e.actor === 'inline' && e.i > life.sessionCreated.i && e.i < early.i)
     if (mayBeDriven) d.declined(56, a.facts.present ? R.drivenFrom : R.noFacts)
     else d.judged(56)
     if (early && !inOperation && !mayBeDriven) out.push(violation(PUBLISH, 56, `"${id}": agent/status "${early.detail}" emitted during creation`, early))

@@ -111,6 +111,19 @@
  * - a user cancel whose inbox clear started a maintenance (a discard listener) aborted that
  *   maintenance; the maintenance's abort observer followed up and opened a turn, which an owner
  *   unload then aborted as disposed first (§9 156 in 48 runs; run seed 28440).
+ * The shapes the checkers once declined and now judge (`conformance/mutants/judged.ts`: each is the
+ * program and schedule of a mutant's saved run, on which the reference must stay clean):
+ * - a dispose aborts a turn parked in its model call, and an abort observer then cancels with the
+ *   user cause: the disposal came first, the turn records it (§9 156; rows D53, D56);
+ * - input sent from a session/created listener to a creation an agent/created listener then
+ *   breaks off: the rollback, begun at that throw, cancels it before agent/disposed (§9 114; D20);
+ * - quiet input parked while idle, a followup, and a keepInbox cancel from the followup's inserted
+ *   listener: that cancel, made before the wake, found no activity to abort and parked nothing; the
+ *   wake ran both (§9 19; D47);
+ * - a resume of a session whose log holds pending input, with a session/created listener acting on
+ *   another id: the agent runs only when woken, after its publication (§9 56; D7);
+ * - a turn, then a maintenance: whenIdle() of the idle agent in between settles (§9 24; D44);
+ * - quiet input parked on one agent while another is disposed: its inbox is not cleared (§9 163; D28).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'

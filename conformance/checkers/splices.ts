@@ -124,11 +124,7 @@ export function checkSplices(a: Analysis): Violation[] {
       else d.declined(clause, a.facts.present ? R.rollbackStart : R.noFacts)
       return
     }
-    if (tearing.length > 0) {
-      // (any other teardown may have reached it through a parent, which is not known)
-      d.declined(clause, R.spliceCause)
-      return
-    }
+    // (a teardown aimed elsewhere reaches this agent only through a parent: judged below)
     // A child agent (created through a parent's ctx) is torn down with its parent, even by a request
     // made before the child existed (§5.1: the parent's teardown disposes its scope and children).
     if (life.tx?.owner?.startsWith('agent:') && teardownRequest(a, life, e.i)) {
