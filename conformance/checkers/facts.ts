@@ -76,7 +76,7 @@ export function indexFacts(trace: Trace): Facts {
   const held = new Map<number, { agents: number[]; sessions: number[] }>()
   const stubs = new Set<number>()
   const aborts: AbortFact[] = []
-  const openHangs = new Set<string>()
+  const hanging = new Map<string, number>()
   const faults: { at: number; world: number; id: string; note: string }[] = []
   for (const [index, f] of list.entries()) {
     switch (f.k) {
@@ -100,12 +100,15 @@ export function indexFacts(trace: Trace): Facts {
         break
       }
       case 'fault': faults.push({ at: f.at, world: f.world, id: f.id, note: f.note }); break
-      case 'hang':
-        if (f.n === 1) openHangs.add(`${f.world}/${f.note}`)
-        else openHangs.delete(`${f.world}/${f.note}`)
+      case 'hang': {
+        // (one label may hang twice at once: two resumes of one id loading)
+        const key = `${f.world}/${f.note}`
+        hanging.set(key, (hanging.get(key) ?? 0) + (f.n === 1 ? 1 : -1))
         break
+      }
     }
   }
+  const openHangs = new Set([...hanging].filter(([, n]) => n > 0).map(([key]) => key))
   const spanList = [...spans.values()].sort((x, y) => x.start - y.start || y.end - x.end)
   return { present: true, spans, from, subjects, owners, held, stubs, aborts, faults, openHangs, spanList }
 }
