@@ -127,6 +127,10 @@
  * From `npm run soundness -- --runs 10000` at 2d12599 (the reference, random and portfolio):
  * - two resumes of one id hang in their loads and an owner unload aborts one: the other still hangs
  *   at its injected hang, which the first's abort did not close (§9 67 in 9 runs; run seed 3737).
+ * And a gap of both conforming factories the judged aborted-turn rule showed (X-CANCEL 148 on the
+ * from-scratch example in 2 of 10,000 portfolio runs, run seed 5005654; the reference the same): a
+ * wake latched in an abort's convergence was lost when a listener of the exit's `idle` started a
+ * maintenance; the maintenance now holds the latch and replays it (the new X-CANCEL 148 directed case).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
