@@ -34,6 +34,8 @@ export const MAX_BLIND_SHARE = 0.05
 const FILE = fileURLToPath(new URL('../../bench/declines.json', import.meta.url))
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url))
 const HEADING = '## 10. What the checkers decline'
+/** The section's first paragraph (bench/run.ts prints the same). */
+export const DECLINES_INTRO = 'Per clause, over a 5,000-run default campaign on the reference: the runs that reached the clause\'s shape (a unit of it was judged or declined), the share in which a unit was declined, and the share declined for a reason that is not the contract\'s (`blind`; a reason the contract leaves open starts with `§`). `conformance/checkers/README.md` lists every decline path and what became of it. Measured with `bench/declines.ts` from a `fuzz --json` report\'s `clauses` list.'
 
 /** The recorded measurements. */
 export function readMeasurements(file = FILE): DeclineMeasurement[] {
@@ -80,8 +82,7 @@ export function declinesSection(records: readonly DeclineMeasurement[]): string 
 
 /** Replace (or add, before the goals) the section in RESULTS.md text. */
 export function rewriteResults(text: string, records: readonly DeclineMeasurement[]): string {
-  const intro = 'Per clause, over a 5,000-run default campaign on the reference: the runs that reached the clause\'s shape (a unit of it was judged or declined), the share in which a unit was declined, and the share declined for a reason that is not the contract\'s (`blind`; a reason the contract leaves open starts with `§`). `conformance/checkers/README.md` lists every decline path. Measured with `bench/declines.ts`.'
-  const section = `${HEADING}\n\n${intro}\n\n${declinesSection(records)}\n`
+  const section = `${HEADING}\n\n${DECLINES_INTRO}\n\n${declinesSection(records)}\n`
   const start = text.indexOf(HEADING)
   if (start >= 0) {
     const next = text.indexOf('\n## ', start + HEADING.length)

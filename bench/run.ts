@@ -27,6 +27,7 @@ import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
 import { LONG_CAMPAIGNS_INTRO, longCampaignGoal, longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
+import { DECLINES_INTRO, declinesSection, readMeasurements } from './declines.js'
 import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
@@ -273,6 +274,12 @@ ${e2eSection(e2e, e2eLoad)}
 ${LONG_CAMPAIGNS_INTRO}
 
 ${longCampaignsSection(readLongCampaigns())}
+
+## 10. What the checkers decline
+
+${DECLINES_INTRO}
+
+${declinesSection(readMeasurements())}
 
 ## Goals vs measured
 
