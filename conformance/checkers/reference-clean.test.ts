@@ -123,7 +123,14 @@
  * - a resume of a session whose log holds pending input, with a session/created listener acting on
  *   another id: the agent runs only when woken, after its publication (§9 56; D7);
  * - a turn, then a maintenance: whenIdle() of the idle agent in between settles (§9 24; D44);
- * - quiet input parked on one agent while another is disposed: its inbox is not cleared (§9 163; D28).
+ * - quiet input parked on one agent while another is disposed: its inbox is not cleared (§9 163; D28);
+ * - a child's turn reaches its stop check while its parent's dispose, requested earlier, is still on
+ *   its way down: the turn completes (§9 157; D61);
+ * - an agent whose only scoped effect has a `block` disposer, disposed: the scope unwinds before
+ *   agent/disposed (§9 97; D14);
+ * - quiet input then a followup on the second lifecycle of an id whose first was disposed: the
+ *   followup runs; the first lifecycle's dispose is no teardown request of the second (§9 19; the
+ *   lower bound of `teardownRequest`).
  * From `npm run soundness -- --runs 10000` at 2d12599 (the reference, random and portfolio):
  * - two resumes of one id hang in their loads and an owner unload aborts one: the other still hangs
  *   at its injected hang, which the first's abort did not close (§9 67 in 9 runs; run seed 3737).

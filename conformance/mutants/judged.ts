@@ -27,7 +27,10 @@ export const JUDGED: readonly JudgedProof[] = [
   { mutant: 'j01-user-cause-outranks-disposal.ts', run: 'j01-user-cause-outranks-disposal.json', clause: 'X-CANCEL 156', rows: ['D53', 'D56'], byFacts: true },
   { mutant: 'j02-rollback-keeps-inbox.ts', run: 'j02-rollback-keeps-inbox.json', clause: 'AGENT-TEARDOWN-TEST 114', rows: ['D20'], byFacts: true },
   { mutant: 'j03-wake-only-an-empty-inbox.ts', run: 'j03-wake-only-an-empty-inbox.json', clause: 'AGENT-RUNTIME-SCOPE 19', rows: ['D47'], byFacts: false },
+  { mutant: 'j03-wake-only-an-empty-inbox.ts', run: 'j03-wake-only-an-empty-inbox-second-lifecycle.json', clause: 'AGENT-RUNTIME-SCOPE 19', rows: ['D45', 'windows.ts teardownRequest lower bound'], byFacts: false },
   { mutant: 'j04-resumed-agent-runs-at-announcement.ts', run: 'j04-resumed-agent-runs-at-announcement.json', clause: 'AGENT-PREPARE-PUBLISH 56', rows: ['D7'], byFacts: true },
   { mutant: 'j05-driver-retires-at-replacement.ts', run: 'j05-driver-retires-at-replacement.json', clause: 'AGENT-RUNTIME-SCOPE 24', rows: ['D44'], byFacts: false },
   { mutant: 'j06-dispose-clears-every-inbox.ts', run: 'j06-dispose-clears-every-inbox.json', clause: 'X-INPUT 163', rows: ['D28'], byFacts: false },
+  { mutant: 'j07-scope-disposed-after-detach.ts', run: 'j07-scope-disposed-after-detach.json', clause: 'AGENT-TEARDOWN-TEST 97', rows: ['D14'], byFacts: false },
+  { mutant: 'a10-cancel-after-stop-check.ts', run: 'a10-cancel-after-stop-check-child-of-a-disposed-parent.json', clause: 'X-CANCEL 157', rows: ['D61'], byFacts: true },
 ]
