@@ -13,7 +13,7 @@
  * @module
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -67,7 +67,13 @@ async function main(): Promise<void> {
       const pairSeed = seed + 1_000_000 * (f * STRATEGIES.length + s)
       const args = [...(factory.adapter ? ['--adapter', factory.adapter] : []), '--strategy', strategy, '--runs', String(runs), '--seed', String(pairSeed), '--keep-going', ...(workers ? ['--workers', workers] : [])]
       const json = join(dir, `${factory.name}-${strategy}.json`)
-      const { wallSeconds } = await campaign(args, json)
+      const { wallSeconds, code } = await campaign(args, json)
+      if (!existsSync(json)) {
+        // (the campaign itself failed: its stderr says why; nothing to record)
+        process.stdout.write(`${factory.name.padEnd(13)} ${strategy.padEnd(10)} FAILED to run (exit ${code})\n`)
+        violating++
+        continue
+      }
       const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: number; violatingRuns: number; violationCounts: Record<string, number> }
       violating += report.violatingRuns
       const command = `dsh-kit fuzz ${args.join(' ')}`
