@@ -13,6 +13,8 @@ import { REFERENCE_ADAPTER } from '../conformance/adapters/adapter.js'
 import { formatClauseTable, formatReport } from './certify-text.js'
 import { renderCertificateHtml } from './certificate/html.js'
 import { formatDeclines } from './campaign-text.js'
+import { runCampaign } from '../scenarios/campaign/campaign.js'
+import { mergeReports } from '../scenarios/campaign/merge.js'
 
 const F3 = 'F3 where the teardown\'s disposed abort reached the agent'
 const Q7 = '§12 Q7 sent while the driver had no turn open'
@@ -64,6 +66,20 @@ describe('clauses the checkers declined', () => {
     expect(line).toBe(`checkers declined: X-CANCEL 156 (NOT JUDGED) in 3 of 3 runs (${F3}), X-CANCEL 148 in 2 of 42 runs (${Q7})`)
     expect(formatDeclines([{ key: 'X-CANCEL 149', judged: 50, reached: 50, declined: {}, declinedRuns: 0, blind: 0 }])).toBe('checkers: every clause judged in every run that reached it')
   })
+
+  it('a campaign report lists every checked clause with its counts, the same from one thread or two, and shards sum', async () => {
+    const one = await runCampaign({ runs: 40, seed: 3, shrink: false })
+    const two = await runCampaign({ runs: 40, seed: 3, shrink: false, workers: 2 })
+    expect(one.clauses).toEqual(two.clauses)
+    const c156 = one.clauses!.find((c) => c.key === 'X-CANCEL 156')!
+    expect(c156.reached).toBeGreaterThanOrEqual(c156.judged)
+    // A clause no checker can decline is judged in every run.
+    expect(one.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')).toEqual({ key: 'AGENT-RUNTIME-SCOPE 22', judged: 40, reached: 40, declined: {}, declinedRuns: 0, blind: 0 })
+    const first = await runCampaign({ runs: 20, seed: 3, shrink: false, guidance: false, shard: { index: 1, count: 2 } })
+    const second = await runCampaign({ runs: 20, seed: 3, shrink: false, guidance: false, shard: { index: 2, count: 2 } })
+    const merged = mergeReports([first, second])
+    expect(merged.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')!.judged).toBe(40)
+  }, 120_000)
 
   it('certify counts, per checked clause, the runs judged and declined on the certificate\'s clause entries', async () => {
     const r = await certify(REFERENCE_ADAPTER, { only: ['X-CANCEL 156'], outDir: '.dsh-kit/test-failures' })
