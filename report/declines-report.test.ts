@@ -77,7 +77,9 @@ describe('clauses the checkers declined', () => {
     expect(one.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')).toEqual({ key: 'AGENT-RUNTIME-SCOPE 22', judged: 40, reached: 40, declined: {}, declinedRuns: 0, blind: 0 })
     const first = await runCampaign({ runs: 20, seed: 3, shrink: false, guidance: false, shard: { index: 1, count: 2 } })
     const second = await runCampaign({ runs: 20, seed: 3, shrink: false, guidance: false, shard: { index: 2, count: 2 } })
-    const merged = mergeReports([first, second])
+    // As fuzz writes its JSON: each shard carries the kit version and its budget.
+    const asWritten = (r: typeof first) => ({ ...r, kitVersion: '0.0.0-test', budget: { runs: 20 } })
+    const merged = mergeReports([asWritten(first), asWritten(second)])
     expect(merged.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')!.judged).toBe(40)
   }, 120_000)
 
