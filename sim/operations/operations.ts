@@ -27,6 +27,7 @@ export function describeOperation(op: Operation): string {
     case 'detach': return `detach(${op.session}${op.stale ? ',stale' : ''})`
     case 'cancel': return `cancel(${op.session},${op.cause ?? 'user'}${op.keepInbox ? ',keep' : ''})`
     case 'remove': return `remove(${op.session}${op.which === 'last' ? ',last' : ''})`
+    case 'followup': case 'steer': case 'inject': case 'queue': return `${op.op}(${op.session}${op.handle ? ',handle' : ''})`
     default: return `${op.op}(${op.session})`
   }
 }
@@ -174,7 +175,7 @@ export class Operations {
           ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
-        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation, invoked)
+        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation, invoked, actor)
       }
       case 'resume': {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
@@ -184,7 +185,7 @@ export class Operations {
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
-        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation, invoked)
+        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation, invoked, actor)
       }
       case 'dispose': {
         const handle = world.handles.get(op.session)
@@ -202,7 +203,12 @@ export class Operations {
         return
       }
       case 'followup': case 'steer': case 'inject': case 'queue': {
-        const agent = this.#target(op.session, invoked)
+        if (op.handle) {
+          const kept = world.keptHandles.get(actor)?.get(op.session)
+          if (!kept) return { status: 'info', detail: 'no handle' }
+          if (world.sendingAfterDisposal(kept.agent)) return this.#sendAfterDisposal(op, kept.agent, actor, what)
+        }
+        const agent = op.handle ? world.keptHandles.get(actor)!.get(op.session)!.agent : this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const message = op.mutate ? structuredClone(world.message(op.text)) : world.message(op.text)
         if (op.op === 'queue') {
@@ -302,6 +308,26 @@ export class Operations {
     }
   }
 
+  /**
+   * A send through a kept handle to an agent whose `agent/disposed` was observed: what it does is
+   * unspecified (§12 Q3), so the outcome is `info` (no checker judges it as input) and says whether
+   * the agent accepted the message or refused it.
+   */
+  #sendAfterDisposal(op: Extract<Operation, { op: 'followup' | 'steer' | 'inject' | 'queue' }>, agent: Agent, actor: string, what: string): OperationResult {
+    const world = this.world
+    world.trace.mark(`${actor}:${what} to a disposed agent`, world.generation, { id: op.session })
+    const message = world.message(op.text)
+    try {
+      if (op.op === 'queue') {
+        if (!agent.queue) return { status: 'info', detail: 'queue not supported' }
+        agent.queue(message)
+      } else agent[op.op](message)
+    } catch (error) {
+      return { status: 'info', detail: `sent after disposal: refused (${errorText(error)})` }
+    }
+    return { status: 'info', detail: `sent after disposal: accepted ${message.id}` }
+  }
+
   #callerCtx(parent: string | undefined, owner: string): Context | undefined {
     if (parent !== undefined) return this.world.live(parent)?.ctx
     return this.world.owner(owner).ctx
@@ -313,7 +339,7 @@ export class Operations {
     this.world.trace.fact('own', this.world.generation, invoked, session === undefined ? -1 : this.world.serial(session), this.world.serial(agent), id, note)
   }
 
-  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number, invoked: number): OperationResult {
+  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number, invoked: number, actor: string): OperationResult {
     // A creation of a process that crashed meanwhile hands its handle to nobody.
     if (this.world.crashed(generation)) return { status: 'info', detail: 'the process crashed' }
     if (this.world.trace.recordFacts) {
@@ -323,6 +349,9 @@ export class Operations {
     }
     this.world.handles.set(id, handle)
     this.world.handleOwners.set(id, { name: owner, ctx })
+    let kept = this.world.keptHandles.get(actor)
+    if (!kept) this.world.keptHandles.set(actor, (kept = new Map()))
+    kept.set(id, handle)
     return { status: 'ok', detail: '' }
   }
 

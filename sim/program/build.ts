@@ -30,8 +30,12 @@ export function cancel(session: string, extra: { cause?: CauseKind; keepInbox?: 
   return { op: 'cancel', session, ...extra }
 }
 
-/** Options of the input operations: `mutate` sends a mutable copy and changes its text after the send. */
-export type InputExtra = { mutate?: true }
+/**
+ * Options of the input operations: `mutate` sends a mutable copy and changes its text after the send;
+ * `handle` sends through the handle this actor's own create or resume returned, kept after disposal
+ * (not through the registry), so a program can send after `dispose()` resolved (§12 Q3).
+ */
+export type InputExtra = { mutate?: true; handle?: true }
 
 /** `agent.followup(message)`; with `mutate`, a mutable copy whose text changes right after the send. */
 export function followup(session: string, text?: string, extra: InputExtra = {}): Operation {

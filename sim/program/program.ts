@@ -151,8 +151,12 @@ export type Operation =
   /**
    * Send a message to the live agent. With `mutate`, a mutable deep copy of the message is sent and
    * its text is changed in place right after the send call returns (an agent must have snapshotted it).
+   * With `handle`, the message goes to the agent of the handle this actor's own latest create or
+   * resume of the id returned, kept after disposal (in this process), instead of the agent the
+   * registry lists: a send after `dispose()` resolved. What such a send does is unspecified (§12 Q3):
+   * its outcome is `info` and names what the agent did, and the checkers do not judge what follows it.
    */
-  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string; mutate?: true }
+  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string; mutate?: true; handle?: true }
   /** `agent.inbox.remove(id)` of the first (default) or last pending message of the live agent, over `[...nextTurn, ...nextStep]`. */
   | { op: 'remove'; session: string; which?: 'first' | 'last' }
   /**
@@ -380,6 +384,9 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   if (o.op === 'runMaintenance' && o.onAbort !== undefined) validateAbortAction(o.onAbort, `${path}.onAbort`)
   if ((o.op === 'followup' || o.op === 'steer' || o.op === 'inject' || o.op === 'queue') && o.mutate !== undefined && o.mutate !== true) {
     fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
+  }
+  if ((o.op === 'followup' || o.op === 'steer' || o.op === 'inject' || o.op === 'queue') && o.handle !== undefined && o.handle !== true) {
+    fail(`${path}.handle`, `expected true or absent, got ${JSON.stringify(o.handle)}`)
   }
   if (o.op === 'remove' && o.which !== undefined && !WHICH.includes(o.which)) fail(`${path}.which`, `expected one of ${WHICH.join('|')}, got ${JSON.stringify(o.which)}`)
   if (o.op === 'boundary') {

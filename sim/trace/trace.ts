@@ -53,6 +53,11 @@ export type TraceEntry =
       noMessageId?: string
       /** About a stub agent the program entered directly (`enter`): its registry edges belong to no lifecycle. */
       stub?: true
+      /**
+       * A `stale` event that came after the program sent to the disposed agent through a kept handle
+       * (an input operation with `handle`): what follows such a send is unspecified (§12 Q3).
+       */
+      sentAfterDisposal?: true
     }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
@@ -75,8 +80,12 @@ export type TraceEntry =
     }
   | {
       k: 'final'; i: number; d: number; world: number; snap: Snapshot
-      /** Sessions that grew after they left the store (an append after teardown resolved, §5.3). */
-      late: readonly { id: string; detached: number; final: number }[]
+      /**
+       * Sessions that grew after they left the store (an append after teardown resolved, §5.3); `sent`
+       * is the length when the program first sent to the disposed agent through a kept handle (what
+       * follows that send is unspecified, §12 Q3).
+       */
+      late: readonly { id: string; detached: number; final: number; sent?: number }[]
     }
 
 /** What a quiescence probe saw of one live agent, through its public surface. */

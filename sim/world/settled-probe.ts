@@ -117,7 +117,8 @@ export class SettledProbe {
     let detached: { id: string; status: string }[] | undefined
     for (const [id, handle] of this.world.handles) {
       try {
-        if (this.world.ctx.agents.get(id) === handle.agent) continue
+        // (what a disposed agent does after the program sent to it through a kept handle is unspecified, §12 Q3)
+        if (this.world.ctx.agents.get(id) === handle.agent || this.world.sentAfterDisposal(handle.agent)) continue
         const status = String(handle.agent.status)
         if (status !== 'idle') (detached ??= []).push({ id, status })
       } catch { /* unreadable */ }

@@ -63,6 +63,8 @@ export interface WorldHost {
   readonly generation: number
   readonly handles: Map<SessionId, AgentHandle>
   readonly handleOwners: Map<SessionId, { readonly name: string; readonly ctx: Context }>
+  /** Per actor, the handle its own latest create or resume of each id returned, kept after disposal (this process). */
+  readonly keptHandles: Map<string, Map<SessionId, AgentHandle>>
   readonly stubs: Map<SessionId, Disposer>
   readonly entered: Map<SessionId, StubEntry[]>
   readonly persistedMarked: Set<SessionId>
@@ -83,6 +85,14 @@ export interface WorldHost {
   crash(): Promise<Snapshot>
   crashed(generation: number): boolean
   crashedAt(generation: number): Promise<void>
+  /**
+   * A send through a kept handle is about to reach `agent`: whether its `agent/disposed` was already
+   * observed. If so, what the agent does from now on follows a send after disposal (§12 Q3): its
+   * later events and its detached session's growth are recorded as such.
+   */
+  sendingAfterDisposal(agent: Agent): boolean
+  /** Whether the program sent to `agent` through a kept handle after its `agent/disposed` (§12 Q3). */
+  sentAfterDisposal(agent: Agent): boolean
   point(label: string, actor: string, generation?: number): Promise<void>
   nextTx(): string
   /** The serial of an object the world records facts about (`Fact`). */

@@ -62,6 +62,8 @@ export class World implements WorldHost {
    * the invoke entry states it, and its context), in this process.
    */
   readonly handleOwners = new Map<SessionId, { readonly name: string; readonly ctx: Context }>()
+  /** Per actor, the handle its own latest create or resume of each id returned, kept after disposal (this process). */
+  readonly keptHandles = new Map<string, Map<SessionId, AgentHandle>>()
   /** Disposers of the stub agents registered by `register` operations, in this process. */
   readonly stubs = new Map<SessionId, Disposer>()
   /** Stubs entered by `enter` operations, per id in enter order, in this process. */
@@ -73,6 +75,10 @@ export class World implements WorldHost {
   readonly #detached = new Map<Session, number>()
   /** Agents whose `agent/disposed` was observed: their later events belong to no lifecycle. */
   readonly #retired = new WeakSet<Agent>()
+  /** Retired agents the program sent to through a kept handle (§12 Q3): their later events are flagged so. */
+  readonly #sentAfterDisposal = new WeakSet<Agent>()
+  /** Detached sessions whose agent the program sent to through a kept handle, with their length at the first such send. */
+  readonly #sentAt = new Map<Session, number>()
   /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
   readonly stubAgents = new WeakSet<Agent>()
   /** Stub agents the program entered (`enter`): their events are marked as the stub's. */
@@ -211,6 +217,7 @@ export class World implements WorldHost {
     this.generation++
     this.handles.clear()
     this.handleOwners.clear()
+    this.keptHandles.clear()
     this.stubs.clear()
     this.entered.clear()
     this.signals.clear()
@@ -278,6 +285,17 @@ export class World implements WorldHost {
     else signal.addEventListener('abort', () => record(''), { once: true })
   }
 
+  sendingAfterDisposal(agent: Agent): boolean {
+    if (!this.#retired.has(agent)) return false
+    this.#sentAfterDisposal.add(agent)
+    let session: Session
+    try { session = agent.session } catch { return true }
+    if (this.#detached.has(session) && !this.#sentAt.has(session)) this.#sentAt.set(session, session.seq)
+    return true
+  }
+
+  sentAfterDisposal(agent: Agent): boolean { return this.#sentAfterDisposal.has(agent) }
+
   /** A fresh transaction id for a create/resume invocation. */
   nextTx(): string {
     return `t${++this.#tx}`
@@ -288,11 +306,13 @@ export class World implements WorldHost {
    * for a crashed process: it never finished its teardowns).
    */
   recordFinal(crashed = false): void {
-    const late: { id: string; detached: number; final: number }[] = []
+    const late: { id: string; detached: number; final: number; sent?: number }[] = []
     for (const [session, detached] of this.#detached) {
-      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq })
+      const sent = this.#sentAt.get(session)
+      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq, ...(sent === undefined ? {} : { sent }) })
     }
     this.#detached.clear()
+    this.#sentAt.clear()
     this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
   }
 
@@ -400,7 +420,7 @@ export class World implements WorldHost {
         this.trace.add({
           k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
           ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
-          ...(stub ? { stub: true as const } : {}),
+          ...(stub ? { stub: true as const } : {}), ...(stale && this.#sentAfterDisposal.has(agent!) ? { sentAfterDisposal: true as const } : {}),
         })
         if (this.trace.recordFacts) this.#eventFacts(name, a, agent, id, generation)
         if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
