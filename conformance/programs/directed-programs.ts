@@ -374,4 +374,28 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       env: { listeners: [{ event: 'agent/inbox/discarded', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
     },
   },
+  {
+    // Sends after dispose() resolved, through handles the actors kept (§12 Q3): what the disposed
+    // agent does with them is unspecified (refused, ignored, or accepted and parked), so no checker
+    // judges what follows them; everything before them is judged as ever (§9 111: an idle listener's
+    // re-send during the teardown produces nothing after it resolved). a1 also re-creates the id, so
+    // its later handle sends reach its second agent while a2's old handle is still around.
+    name: 'sends-after-disposal-through-kept-handles', groups: ['AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' },
+          { op: 'followup', session: 's1', handle: true }, { op: 'steer', session: 's1', handle: true },
+          { op: 'create', session: 's1' }, { op: 'inject', session: 's1', handle: true }, { op: 'dispose', session: 's1' },
+          { op: 'queue', session: 's1', handle: true }, { op: 'followup', session: 's1', handle: true },
+        ] },
+        { id: 'a2', ops: [
+          { op: 'create', session: 's2' }, { op: 'followup', session: 's2' }, { op: 'dispose', session: 's2' },
+          { op: 'followup', session: 's2', handle: true }, { op: 'inject', session: 's2', handle: true },
+        ] },
+      ],
+      env: { listeners: [{ event: 'agent/status', session: 's1', where: { status: 'idle' }, action: { do: 'op', op: { op: 'followup', session: 's1' } }, times: 2 }] },
+    },
+  },
 ]
