@@ -26,6 +26,7 @@ import { DIRECTED_PROGRAMS } from '../programs/directed-programs.js'
 import { strategyFor } from '../certify/certify.js'
 import { runProgram } from '../../sim/run.js'
 import type { Program } from '../../sim/program/program.js'
+import { markRecorded } from '../../sim/program/program.js'
 import type { Adapter } from '../adapters/adapter.js'
 import { checkRun } from './index.js'
 
@@ -122,6 +123,9 @@ describe('kit-level probes in simulated runs', () => {
       },
     ]
     for (const program of programs) {
+      // Kept as the campaigns found them: the first names a stub nothing entered, which validation
+      // now refuses in a new program; a found program is checked for its shape only.
+      markRecorded(program)
       for (let k = 0; k < 8; k++) {
         const strategy = strategyFor(k, 0)
         strategy.beginRun()

@@ -269,10 +269,12 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     name: 'cancel-racing-the-end-of-a-turn', groups: ['X-CANCEL'],
     program: { v: 1, actors: [
       { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'followup', session: 's1' }] },
+      // (a2 pauses between its cancels; it once waited on whenIdle of an id nothing creates, which
+      // program validation now refuses)
       { id: 'a2', ops: [
-        { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' },
-        { op: 'cancel', session: 's1', keepInbox: true }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
-        { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', cause: 'hook' }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
+        { op: 'pause' }, { op: 'pause' }, { op: 'pause' },
+        { op: 'cancel', session: 's1', keepInbox: true }, { op: 'pause' }, { op: 'cancel', session: 's1', keepInbox: true },
+        { op: 'pause' }, { op: 'cancel', session: 's1', cause: 'hook' }, { op: 'pause' }, { op: 'cancel', session: 's1', keepInbox: true },
       ] },
     ] },
   },

@@ -27,7 +27,7 @@ export const ALL_COVERAGE_KEYS: readonly string[] = Object.freeze([
   'create:setup', 'create:owner', 'create:parent', 'create:signal', 'create:maxTokens', 'create:invalid-maxTokens', 'create:seeded',
   'resume:setup', 'resume:owner', 'resume:signal',
   'cancel:keepInbox', ...CAUSES.map((c) => `cancel:cause:${c}`),
-  'input:text', 'input:mutate', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last', 'detach:stale',
+  'input:text', 'input:mutate', 'input:handle', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last', 'detach:stale',
   'setup:sync', 'setup:async', 'setup:throwSync', 'setup:rejectAt', 'setup:hangAt', 'setup:commitThrows', 'setup:commitOp', 'setup:effects', 'setup:listeners',
   ...EVENT_NAMES.flatMap((e) => ACTIONS.map((a) => `listener:${e}:${a}`)),
   'listener:session-filter', 'listener:event-type-filter', 'listener:times', 'listener:nth', ...PAYLOAD_FILTER_FIELDS.map((f) => `listener:where:${f}`),
@@ -128,6 +128,7 @@ export function coverageOf(program: Program): Record<string, number> {
       case 'followup': case 'steer': case 'inject': case 'queue':
         if (o.text !== undefined) hit('input:text')
         if (o.mutate) hit('input:mutate')
+        if (o.handle) hit('input:handle')
         return
       case 'remove':
         if (o.which === 'last') hit('remove:last')

@@ -19,6 +19,8 @@ import type {
   Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, PayloadFilter, Program, SetupSpec,
 } from '../../sim/program/program.js'
 import { OPERATION_KINDS, PAYLOAD_FILTER_EVENTS, PAYLOAD_FILTER_FIELDS, PROGRAM_VERSION, SIGNAL_EVENTS } from '../../sim/program/program.js'
+import { SESSION_EVENT_TYPES } from '../../sim/program/references.js'
+import { resolveReferences } from '../../sim/program/resolve-references.js'
 
 /** An operation kind. */
 export type OperationKind = (typeof OPERATION_KINDS)[number]
@@ -136,8 +138,8 @@ function compact<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
 
-/** Event types a `session/event` listener may filter on. */
-export const SESSION_EVENT_TYPES = ['agent/inbox/spliced', 'turn/start', 'turn/end', 'step/start', 'user/message', 'assistant/message', 'step/end'] as const
+/** Event types a `session/event` listener may filter on (the program language's list). */
+export { SESSION_EVENT_TYPES }
 
 const CAUSES: readonly CauseKind[] = ['user', 'parent', 'hook', 'disposed']
 
@@ -454,16 +456,17 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     shutdown: () => fc.constant<Operation>({ op: 'shutdown' }),
     restart: () => fc.constant<Operation>({ op: 'restart' }),
     crash: () => fc.constant<Operation>({ op: 'crash' }),
+    pause: () => fc.constant<Operation>({ op: 'pause' }),
   }
   function input(op: 'followup' | 'steer' | 'inject' | 'queue'): Arbitrary<Operation> {
-    return fc.record({ session, text: maybe(text, 4), mutate: maybe(fc.constant(true as const), 4) }, { noNullPrototype: true })
+    return fc.record({ session, text: maybe(text, 4), mutate: maybe(fc.constant(true as const), 4), handle: maybe(fc.constant(true as const), 8) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op, ...rest }))
   }
   // Process-wide operations end most of a run's interest, so they are drawn less often.
   // A registered or entered stub holds its id for the rest of the process, so it is drawn rarely too.
   const weight: Partial<Record<OperationKind, number>> = {
     create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, crash: 1, register: 1, boundary: 1,
-    enter: 1, announce: 1, detach: 1,
+    enter: 1, announce: 1, detach: 1, pause: 1,
   }
   return fc.oneof(...o.operations.map((kind) => ({ arbitrary: new Lazy(byKind[kind]), weight: weight[kind] ?? 2 })))
 }
@@ -498,7 +501,7 @@ function plainProgramArbitrary(options: ArbitraryOptions): Arbitrary<Program> {
   const environment = environmentArbitrary(options)
   const actor = (i: number): Arbitrary<ActorSpec> => (actors[i] ??= actorArbitrary(`a${i + 1}`, options))
   return chainOnce(fc.integer({ min: o.minActors, max: o.maxActors }), (n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => actor(i))), environment))
-    .map(([actors, env]): Program => (Object.keys(env).length === 0 ? { v: PROGRAM_VERSION, actors } : { v: PROGRAM_VERSION, actors, env }))
+    .map(([actors, env]): Program => resolveReferences(Object.keys(env).length === 0 ? { v: PROGRAM_VERSION, actors } : { v: PROGRAM_VERSION, actors, env }))
 }
 
 /** Sends a feeding actor makes, with their weights: waking input first, quiet input too. */
@@ -535,7 +538,7 @@ export function reentrantProgramArbitrary(options: ArbitraryOptions = {}): Arbit
         const actors = [...(feeding.length > 0 ? [{ id: 'a1', ops: feeding }] : []), ...program.actors].map((a, i) => ({ ...a, id: `a${i + 1}` }))
         const env: EnvironmentSpec = { ...program.env, listeners: [...listeners, ...(program.env?.listeners ?? [])] }
         if (model) env.model = { ...env.model, [s]: model }
-        return { ...program, actors, env }
+        return resolveReferences({ ...program, actors, env })
       })
   })
 }
@@ -543,7 +546,8 @@ export function reentrantProgramArbitrary(options: ArbitraryOptions = {}): Arbit
 /**
  * A whole program: 1..4 actors (`a1`..), each 1..`maxOps` operations, and an environment — one
  * time in three a {@link reentrantProgramArbitrary} one, aimed at one agent from inside its
- * dispatches.
+ * dispatches. What it names resolves (`resolveReferences`): a send to an id no operation creates
+ * goes to one that some operation does, so every program passes `validateProgram`.
  */
 export function programArbitrary(options: ArbitraryOptions = {}): Arbitrary<Program> {
   resolve(options)

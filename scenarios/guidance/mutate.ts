@@ -22,6 +22,7 @@ import type { EventName } from '../../core/contract.js'
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { Action, ActorSpec, ListenerSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
 import { validateProgram } from '../../sim/program/program.js'
+import { resolveReferences } from '../../sim/program/resolve-references.js'
 import type { Rng } from '../../sim/streams.js'
 import {
   DEFAULT_ARBITRARY_OPTIONS, listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, setupArbitrary,
@@ -508,12 +509,14 @@ export function mutateProgram(parent: Program, rng: Rng, options: MutateOptions 
     const name = weighted(rng, MUTATIONS)!
     if (!OPERATORS[name](candidate, context)) continue
     tidy(candidate)
+    // What the mutation left naming nothing (a send to an id whose create it dropped) is renamed or dropped.
+    const resolved = resolveReferences(candidate)
     try {
-      validateProgram(candidate)
+      validateProgram(resolved)
     } catch {
       continue
     }
-    program = candidate
+    program = resolved
     applied.push(name)
   }
   if (program === parent) {

@@ -23,7 +23,7 @@ export function describeOperation(op: Operation): string {
   switch (op.op) {
     case 'abortSignal': return `abortSignal(${op.signal})`
     case 'unloadOwner': return `unloadOwner(${op.owner})`
-    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return op.op
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return op.op
     case 'detach': return `detach(${op.session}${op.stale ? ',stale' : ''})`
     case 'cancel': return `cancel(${op.session},${op.cause ?? 'user'}${op.keepInbox ? ',keep' : ''})`
     case 'remove': return `remove(${op.session}${op.which === 'last' ? ',last' : ''})`
@@ -302,6 +302,7 @@ export class Operations {
           if (error instanceof CrashUnsupported) return { status: 'info', detail: 'crash not supported' }
           throw error
         }
+      case 'pause': return
       case 'enter': return enterStub(world, op.session, (stub) => this.#own(invoked, stub, undefined, op.session, 'stub'))
       case 'announce': return announceStub(world, op.session)
       case 'detach': return detachStub(world, op.session, op.stale === true)

@@ -130,6 +130,11 @@ export function restart(): Operation {
   return { op: 'restart' }
 }
 
+/** Nothing but a scheduling point: the actor's next operation comes later. */
+export function pause(): Operation {
+  return { op: 'pause' }
+}
+
 /** The process dies without shutdown and a new one boots over the disk. */
 export function crash(): Operation {
   return { op: 'crash' }

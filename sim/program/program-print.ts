@@ -101,7 +101,7 @@ export function operation(o: Operation): string {
       return `${o.op}(${str(o.session)})`
     case 'abortSignal': return `abortSignal(${str(o.signal)})`
     case 'unloadOwner': return `unloadOwner(${str(o.owner)})`
-    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return `${o.op}()`
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return `${o.op}()`
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { EventName } from '../../core/contract.js'
 import { EVENT_NAMES } from '../../core/contract.js'
+import { checkReferences } from './references.js'
 
 /** The format version of programs. */
 export const PROGRAM_VERSION = 1
@@ -194,6 +195,8 @@ export type Operation =
    */
   | { op: 'runMaintenance'; session: string; steps?: number; onAbort?: Action }
   | { op: 'whenIdle'; session: string }
+  /** Nothing but the scheduling point every actor operation waits at: the actor's next operation comes later. */
+  | { op: 'pause' }
   | { op: 'abortSignal'; signal: string }
   | { op: 'unloadOwner'; owner: string }
   | { op: 'unloadFactory' }
@@ -210,7 +213,7 @@ export type Operation =
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
   'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend', 'boundary',
-  'crash', 'enter', 'announce', 'detach',
+  'crash', 'enter', 'announce', 'detach', 'pause',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -371,7 +374,7 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   switch (o.op) {
     case 'abortSignal': str(o.signal, `${path}.signal`); return
     case 'unloadOwner': str(o.owner, `${path}.owner`); return
-    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return
     default: str(o.session, `${path}.session`)
   }
   if (o.op === 'create' || o.op === 'resume') {
@@ -397,8 +400,30 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   if (o.op === 'resend' && o.via !== undefined && o.via !== 'followup' && o.via !== 'inject') fail(`${path}.via`, `expected followup|inject, got ${JSON.stringify(o.via)}`)
 }
 
-/** Validate a parsed program; throws a {@link ProgramError} naming the bad field. */
+/** Programs read from saved run files (see {@link markRecorded}). */
+const RECORDED = new WeakSet<object>()
+
+/**
+ * Mark a program read from a saved run file: it ran once and its trace is recorded, so validation
+ * checks only its shape from now on (it may predate the reference rules; a replay must reproduce it).
+ */
+export function markRecorded(p: Program): void {
+  RECORDED.add(p)
+}
+
+/**
+ * Validate a parsed program; throws a {@link ProgramError} naming the bad field: a malformed one,
+ * or a name nothing in the program defines (an owner, a session id, a signal, an entered stub, a
+ * session event type: `references.ts`). A program {@link markRecorded} from a run file is checked
+ * for its shape only.
+ */
 export function validateProgram(p: unknown): asserts p is Program {
+  validateProgramShape(p)
+  if (!RECORDED.has(p)) checkReferences(p, fail)
+}
+
+/** Validate a program's shape only (every field well formed), not what its names refer to. */
+export function validateProgramShape(p: unknown): asserts p is Program {
   if (!isObject(p)) fail('', 'expected an object')
   if (p.v !== PROGRAM_VERSION) fail('.v', `expected version ${PROGRAM_VERSION}, got ${JSON.stringify(p.v)}`)
   if (!Array.isArray(p.actors) || p.actors.length === 0) fail('.actors', 'expected a non-empty array of actors')
