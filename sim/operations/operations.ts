@@ -22,6 +22,7 @@ import { errorText } from '../trace/bounded-text.js'
 export function describeOperation(op: Operation): string {
   switch (op.op) {
     case 'abortSignal': return `abortSignal(${op.signal})`
+    case 'openGate': return `openGate(${op.gate})`
     case 'unloadOwner': return `unloadOwner(${op.owner})`
     case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return op.op
     case 'detach': return `detach(${op.session}${op.stale ? ',stale' : ''})`
@@ -303,6 +304,14 @@ export class Operations {
           throw error
         }
       case 'pause': return
+      case 'openGate':
+        return world.openGate(op.gate) ? undefined : { status: 'info', detail: 'already open' }
+      case 'flush': {
+        const session = world.ctx.sessions.get(op.session)
+        if (!session) return { status: 'info', detail: 'not live' }
+        // §1.3: resolves whether any listener participated, once every one settled.
+        return { status: 'ok', detail: String(await world.ctx.sessions.flush(session)) }
+      }
       case 'enter': return enterStub(world, op.session, (stub) => this.#own(invoked, stub, undefined, op.session, 'stub'))
       case 'announce': return announceStub(world, op.session)
       case 'detach': return detachStub(world, op.session, op.stale === true)

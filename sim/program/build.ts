@@ -135,6 +135,21 @@ export function pause(): Operation {
   return { op: 'pause' }
 }
 
+/** `ctx.sessions.flush(session)` of the live session `session` (§1.3). */
+export function flush(session: string): Operation {
+  return { op: 'flush', session }
+}
+
+/** Open the named gate: what waits on it goes on (a `wait(gate)` action, a gated load or preparation). */
+export function openGate(gate: string): Operation {
+  return { op: 'openGate', gate }
+}
+
+/** An action that resolves once the named gate is opened (then one scheduling point): an async tail ended at a chosen point. */
+export function wait(gate: string): Action {
+  return { do: 'wait', gate }
+}
+
 /** The process dies without shutdown and a new one boots over the disk. */
 export function crash(): Operation {
   return { op: 'crash' }

@@ -5,7 +5,7 @@
  * `validateProgram` accepts.
  * @module
  */
-import type { ActorSpec, EnvironmentSpec, ListenerSpec, Operation, Program, SetupSpec } from './program.js'
+import type { Action, ActorSpec, EnvironmentSpec, ListenerSpec, Operation, PreparationSpec, Program, SetupSpec } from './program.js'
 import { danglingReferences, definedNames, SESSION_EVENT_TYPES } from './references.js'
 
 /** Picks a defined name for a dangling one: the same pick for the same name, spread over the defined ones. */
@@ -34,6 +34,10 @@ interface Renamers {
   entered(name: string): string | undefined
   owner(name: string): string | undefined
   signal(name: string): string | undefined
+  /** A gate an operation opens: onto one something waits on. */
+  opened(name: string): string | undefined
+  /** A gate something waits on: onto one an operation opens. */
+  waited(name: string): string | undefined
 }
 
 function resolveOperation(op: Operation, r: Renamers): Operation | undefined {
@@ -59,47 +63,68 @@ function resolveOperation(op: Operation, r: Renamers): Operation | undefined {
       const signal = r.signal(op.signal)
       return signal === undefined ? undefined : { ...op, signal }
     }
+    case 'openGate': {
+      const gate = r.opened(op.gate)
+      return gate === undefined ? undefined : { ...op, gate }
+    }
     case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return op
     default: {
       const session = r.session(op.session)
       if (session === undefined) return undefined
       if (op.op === 'boundary') return { ...op, session, ops: op.ops.map((nested) => resolveOperation(nested, r) ?? pause()) }
-      if (op.op === 'runMaintenance' && op.onAbort?.do === 'op') {
-        const inner = resolveOperation(op.onAbort.op, r)
+      if (op.op === 'runMaintenance' && op.onAbort !== undefined) {
+        const onAbort = resolveAction(op.onAbort, r)
         const { onAbort: _onAbort, ...rest } = op
-        return { ...rest, session, ...(inner ? { onAbort: { do: 'op', op: inner } } : {}) }
+        return { ...rest, session, ...(onAbort ? { onAbort } : {}) }
       }
       return { ...op, session }
     }
   }
 }
 
-function resolveListener(l: ListenerSpec, r: Renamers): ListenerSpec | undefined {
-  let action = l.action
-  if (action.do === 'op') {
-    const op = resolveOperation(action.op, r)
-    if (op === undefined) return undefined
-    action = { do: 'op', op }
+/** An action whose names resolve: an operation's (or none, when it names nothing defined); a wait on an unopened gate becomes slow. */
+function resolveAction(a: Action, r: Renamers): Action | undefined {
+  if (a.do === 'op') {
+    const op = resolveOperation(a.op, r)
+    return op === undefined ? undefined : { do: 'op', op }
   }
+  if (a.do === 'wait') {
+    const gate = r.waited(a.gate)
+    return gate === undefined ? { do: 'slow' } : { do: 'wait', gate }
+  }
+  return a
+}
+
+function resolveListener(l: ListenerSpec, r: Renamers): ListenerSpec | undefined {
+  const action = resolveAction(l.action, r)
+  if (action === undefined) return undefined
   const { session, eventType, onAbort, action: _action, ...rest } = l
   const renamed = session === undefined ? undefined : r.session(session)
   const keepType = eventType !== undefined && l.event === 'session/event' && (SESSION_EVENT_TYPES as readonly string[]).includes(eventType)
-  const abortOp = onAbort?.do === 'op' ? resolveOperation(onAbort.op, r) : undefined
+  const observer = onAbort === undefined ? undefined : resolveAction(onAbort, r)
   return {
     ...rest, action,
     ...(renamed !== undefined ? { session: renamed } : {}),
     ...(keepType ? { eventType } : {}),
-    ...(abortOp !== undefined ? { onAbort: { do: 'op', op: abortOp } } : {}),
+    ...(observer !== undefined ? { onAbort: observer } : {}),
   }
+}
+
+/** Effect-like entries whose action resolves (the others go). */
+function resolveEach<T>(items: readonly T[] | undefined, get: (item: T) => Action, set: (item: T, a: Action) => T, r: Renamers): T[] | undefined {
+  const out = items?.flatMap((item) => {
+    const a = resolveAction(get(item), r)
+    return a === undefined ? [] : [set(item, a)]
+  })
+  return out?.length ? out : undefined
 }
 
 function resolveSetup(s: SetupSpec, r: Renamers): SetupSpec {
   const { commitOp, effects, listeners, ...rest } = s
   const op = commitOp ? resolveOperation(commitOp, r) : undefined
-  const kept = effects?.filter((e) => e.disposer.do !== 'op' || resolveOperation(e.disposer.op, r) !== undefined)
-    .map((e) => (e.disposer.do === 'op' ? { ...e, disposer: { do: 'op' as const, op: resolveOperation(e.disposer.op, r)! } } : e))
+  const kept = resolveEach(effects, (e) => e.disposer, (e, disposer) => ({ ...e, disposer }), r)
   const ls = listeners?.map((l) => resolveListener(l, r)).filter((x): x is ListenerSpec => x !== undefined)
-  return { ...rest, ...(op ? { commitOp: op } : {}), ...(kept?.length ? { effects: kept } : {}), ...(ls?.length ? { listeners: ls } : {}) }
+  return { ...rest, ...(op ? { commitOp: op } : {}), ...(kept ? { effects: kept } : {}), ...(ls?.length ? { listeners: ls } : {}) }
 }
 
 /** Re-key a per-session record onto defined ids (a dangling key takes a free defined one, else it goes). */
@@ -114,15 +139,25 @@ function rekey<T>(record: Record<string, T> | undefined, defined: ReadonlySet<st
   return Object.keys(out).length > 0 ? out : undefined
 }
 
+/** A gated load or preparation's gate, renamed onto an opened one or dropped. */
+function regate<T extends { gate?: string }>(spec: T, r: Renamers): T {
+  if (spec.gate === undefined) return spec
+  const gate = r.waited(spec.gate)
+  const { gate: _gate, ...rest } = spec
+  return (gate === undefined ? rest : { ...rest, gate }) as T
+}
+
 /**
  * A program like `p` whose every reference resolves ({@link danglingReferences} is empty): a
- * dangling session, owner, signal or entered-stub name becomes a defined one (the same dangling name
- * always the same, spread over the defined ones), or, with none defined, the operation naming it
- * goes: an actor's or a boundary's becomes a `pause` (the scheduling point it took, nothing else); a
- * behaviour's goes with the listener or effect whose action it was, or leaves the commit, tool or
- * abort slot it filled empty; a dangling listener session filter or event type is dropped; `env.model` and `env.loads`
- * keys move to a free defined id or go. A program whose references resolve is returned as it is.
- * Pure and deterministic: generators and the mutator apply it to what they draw.
+ * dangling session, owner, signal, entered-stub or gate name becomes a defined one (the same
+ * dangling name always the same, spread over the defined ones), or, with none defined, what names
+ * it goes: an actor's or a boundary's operation becomes a `pause` (the scheduling point it took,
+ * nothing else); a behaviour's operation goes with the listener or effect whose action it was, or
+ * leaves the commit, tool, abort or release slot it filled empty; a wait on a gate nothing opens
+ * becomes `slow`, a gated load or preparation loses its gate; a dangling listener session filter or
+ * event type is dropped; `env.model`, `env.loads` and `env.preparations` keys move to a free
+ * defined id or go. A program whose references resolve is returned as it is. Pure and
+ * deterministic: generators and the mutator apply it to what they draw.
  */
 export function resolveReferences(p: Program): Program {
   // A pass can drop a definition nested in what it drops (a create inside a boundary on a dangling
@@ -137,47 +172,42 @@ export function resolveReferences(p: Program): Program {
 
 function resolveOnce(p: Program): Program {
   const d = definedNames(p)
-  const r: Renamers = { session: renamer(d.sessions), entered: renamer(d.entered), owner: renamer(d.owners), signal: renamer(d.signals) }
+  // Waits move onto opened gates first; openers then onto what is waited on after that (renaming
+  // both sides against each other's old names would swap them forever).
+  const waited = renamer(d.opened)
+  const stillWaited = new Set([...d.waited].map(waited).filter((g): g is string => g !== undefined))
+  const r: Renamers = {
+    session: renamer(d.sessions), entered: renamer(d.entered), owner: renamer(d.owners), signal: renamer(d.signals),
+    opened: renamer(stillWaited), waited,
+  }
   const actors: ActorSpec[] = p.actors.map((a) => ({ ...a, ops: a.ops.map((op) => resolveOperation(op, r) ?? pause()) }))
   const env = p.env
   if (env === undefined) return { ...p, actors }
   const out: EnvironmentSpec = { ...env }
+  const set = <K extends keyof EnvironmentSpec>(key: K, value: EnvironmentSpec[K] | undefined): void => {
+    if (value === undefined) delete out[key]
+    else out[key] = value
+  }
   if (env.listeners) {
     const ls = env.listeners.map((l) => resolveListener(l, r)).filter((x): x is ListenerSpec => x !== undefined)
-    if (ls.length > 0) out.listeners = ls
-    else delete out.listeners
+    set('listeners', ls.length > 0 ? ls : undefined)
   }
-  if (env.effects) {
-    const effects = env.effects.flatMap((e) => {
-      if (e.disposer.do !== 'op') return [e]
-      const op = resolveOperation(e.disposer.op, r)
-      return op ? [{ ...e, disposer: { do: 'op' as const, op } }] : []
-    })
-    if (effects.length > 0) out.effects = effects
-    else delete out.effects
-  }
+  if (env.effects) set('effects', resolveEach(env.effects, (e) => e.disposer, (e, disposer) => ({ ...e, disposer }), r))
   if (env.model) {
-    const model = rekey(Object.fromEntries(Object.entries(env.model).map(([id, steps]) => [id, steps.map((m) => {
+    set('model', rekey(Object.fromEntries(Object.entries(env.model).map(([id, steps]) => [id, steps.map((m) => {
       if (m.reply !== 'tool' || !m.op) return m
       const op = resolveOperation(m.op, r)
       return op ? { ...m, op } : { reply: 'tool' as const }
-    })])), d.agents)
-    if (model) out.model = model
-    else delete out.model
+    })])), d.agents))
   }
-  if (env.loads) {
-    const loads = rekey(env.loads, d.resumed)
-    if (loads) out.loads = loads
-    else delete out.loads
+  if (env.loads) set('loads', rekey(Object.fromEntries(Object.entries(env.loads).map(([id, l]) => [id, l.load === 'hang' ? l : regate(l, r)])), d.resumed))
+  if (env.preparations) {
+    set('preparations', rekey(Object.fromEntries(Object.entries(env.preparations).map(([id, prep]): [string, PreparationSpec] => {
+      const { onRelease, ...rest } = regate(prep, r)
+      const release = onRelease === undefined ? undefined : resolveAction(onRelease, r)
+      return [id, release === undefined ? rest : { ...rest, onRelease: release }]
+    })), d.resumed))
   }
-  if (env.minting) {
-    const minting = env.minting.flatMap((m) => {
-      if (m.action.do !== 'op') return [m]
-      const op = resolveOperation(m.action.op, r)
-      return op ? [{ ...m, action: { do: 'op' as const, op } }] : []
-    })
-    if (minting.length > 0) out.minting = minting
-    else delete out.minting
-  }
+  if (env.minting) set('minting', resolveEach(env.minting, (m) => m.action, (m, action) => ({ ...m, action }), r))
   return { ...p, actors, env: out }
 }

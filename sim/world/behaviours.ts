@@ -10,6 +10,7 @@ import type {
 import type { Action, EffectSpec, ListenerSpec, ModelStepSpec, PayloadFilter, SetupSpec } from '../program/program.js'
 import type { WorldHost } from './world-host.js'
 import { never } from './never.js'
+import { PREPARATION_MARK } from './surface-marks.js'
 
 /** Thrown by injected faults, so traces say what was injected. */
 export class InjectedFault extends Error {
@@ -47,6 +48,8 @@ function subjectOf(event: EventName, args: readonly any[]): string | undefined {
 /** Builds the environment's behaviours for one world. */
 export class Behaviours {
   readonly #modelCursor = new Map<SessionId, number>()
+  /** Preparations handed out per session id, over the whole run (they number the marks). */
+  readonly #preparations = new Map<SessionId, number>()
 
   constructor(private readonly world: WorldHost) {}
 
@@ -69,6 +72,18 @@ export class Behaviours {
     world.trace.mark(`${actor}@start ${spec.load}`, world.generation, { id })
     await world.point(`${actor}:load`, actor, generation)
     if (spec.load === 'slow') for (let k = 1; k <= spec.steps; k++) await world.point(`${actor}:slow.${k}`, actor, generation)
+    if (spec.load !== 'hang' && spec.gate !== undefined) {
+      // Finishes (or fails) at a point the program chooses: when its gate opens. An abort of the
+      // load's signal meanwhile rejects it with the reason, as a hang does.
+      const opened = world.gate(spec.gate, actor, generation)
+      if (signal) await Promise.race([opened, untilAborted(signal)])
+      else await opened
+      if (signal?.aborted) {
+        world.trace.mark(`${actor}@aborted`, generation, { id })
+        throw signal.reason
+      }
+      await world.point(`${actor}:gate`, actor, generation)
+    }
     if (spec.load === 'fail') {
       world.trace.mark(`${actor}@fail`, world.generation, { id })
       throw new InjectedFault(`persistence load of "${id}" failed`)
@@ -87,6 +102,46 @@ export class Behaviours {
     const persisted = world.disk.get(id)?.events.length ?? 0
     // (also a 0 once a resume was marked with a length: the disk may have been emptied since)
     if (persisted > 0 || world.persistedMarked.has(id)) world.trace.mark(`resume:${id} persisted=${persisted}`, world.generation, { id })
+  }
+
+  /**
+   * A load handed out a preparation of `id` (the process's `prepared` hook, §1.4): marks it, and
+   * returns what the process calls when it is released, which marks the release (once) and plays
+   * the program's `onRelease` operation.
+   */
+  prepared(id: SessionId, generation: number): () => void {
+    const n = (this.#preparations.get(id) ?? 0) + 1
+    this.#preparations.set(id, n)
+    const world = this.world
+    if (world.crashed(generation)) return () => undefined
+    world.trace.mark(`${PREPARATION_MARK}${id}#${n} handed out`, generation, { id })
+    let released = false
+    return () => {
+      if (released || world.crashed(generation)) return
+      released = true
+      world.trace.mark(`${PREPARATION_MARK}${id}#${n} released`, generation, { id })
+      const onRelease = world.program.env?.preparations?.[id]?.onRelease
+      if (onRelease?.do === 'op') world.operations.inline(onRelease.op, `${PREPARATION_MARK}${id}.release`)
+    }
+  }
+
+  /**
+   * The hand-over of the preparation just handed out (the process's `afterLoad` hook): the program's
+   * `steps` and `gate` for `id`, ignoring the load's signal (a preparation arriving after the caller
+   * gave up), then an `arrived` mark.
+   */
+  async afterLoad(id: SessionId, generation: number): Promise<void> {
+    const n = this.#preparations.get(id) ?? 0
+    const world = this.world
+    const spec = world.program.env?.preparations?.[id]
+    const actor = `${PREPARATION_MARK}${id}`
+    if (world.crashed(generation)) await never()
+    for (let k = 1; k <= (spec?.steps ?? 0); k++) await world.point(`${actor}:late.${k}`, actor, generation)
+    if (spec?.gate !== undefined) {
+      await world.gate(spec.gate, actor, generation)
+      await world.point(`${actor}:gate`, actor, generation)
+    }
+    world.trace.mark(`${PREPARATION_MARK}${id}#${n} arrived`, generation, { id })
   }
 
   /** Setup of `spec.steps` scheduling points, with the program's faults and registrations (§3.4). */
@@ -291,6 +346,15 @@ export class Behaviours {
         return then()
       case 'block':
         return blocked()
+      case 'wait': {
+        // The process this wait belongs to: once the gate opens, a crashed one does not go on.
+        const generation = world.generation
+        return (async () => {
+          await world.gate(action.gate, label, generation)
+          await world.point(`${label}:${action.gate}`, label, generation)
+          return then()
+        })()
+      }
     }
   }
 

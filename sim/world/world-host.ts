@@ -93,6 +93,13 @@ export interface WorldHost {
   sendingAfterDisposal(agent: Agent): boolean
   /** Whether the program sent to `agent` through a kept handle after its `agent/disposed` (§12 Q3). */
   sentAfterDisposal(agent: Agent): boolean
+  /**
+   * Wait on the named gate: marks `gate:<name> wait <who>` and resolves once an `openGate` opened it
+   * (at once if it is open already). Gates belong to the run, not to one process.
+   */
+  gate(name: string, who: string, generation: number): Promise<void>
+  /** Open the named gate (marks `gate:<name> open` the first time); false if it was open already. */
+  openGate(name: string): boolean
   point(label: string, actor: string, generation?: number): Promise<void>
   nextTx(): string
   /** The serial of an object the world records facts about (`Fact`). */

@@ -27,6 +27,7 @@ import type { InboxSnapshot, Snapshot, TraceRecorder } from '../trace/trace.js'
 import { never } from './never.js'
 import { SettledProbe } from './settled-probe.js'
 import { cut, errorText } from '../trace/bounded-text.js'
+import { GATE_MARK } from './surface-marks.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -94,6 +95,8 @@ export class World implements WorldHost {
   /** Generations that crashed, each with the resolver of {@link crashedAt}'s promise. */
   readonly #crashed = new Set<number>()
   readonly #crashSignals = new Map<number, { promise: Promise<void>; resolve: () => void }>()
+  /** The program's gates (`openGate`, `wait`, gated loads and preparations), for the whole run. */
+  readonly #gates = new Map<string, { open: boolean; promise: Promise<void>; resolve: () => void }>()
   /** The restart in flight of each process generation: a second restart of that process joins it. */
   readonly #restarts = new Map<number, Promise<void>>()
   #ids = 0
@@ -296,6 +299,30 @@ export class World implements WorldHost {
 
   sentAfterDisposal(agent: Agent): boolean { return this.#sentAfterDisposal.has(agent) }
 
+  gate(name: string, who: string, generation: number): Promise<void> {
+    this.trace.mark(`${GATE_MARK}${name} wait ${who}`, generation)
+    return this.#gate(name).promise
+  }
+
+  openGate(name: string): boolean {
+    const gate = this.#gate(name)
+    if (gate.open) return false
+    gate.open = true
+    this.trace.mark(`${GATE_MARK}${name} open`, this.generation)
+    gate.resolve()
+    return true
+  }
+
+  #gate(name: string): { open: boolean; promise: Promise<void>; resolve: () => void } {
+    let gate = this.#gates.get(name)
+    if (!gate) {
+      let resolve!: () => void
+      const promise = new Promise<void>((r) => { resolve = r })
+      this.#gates.set(name, (gate = { open: false, promise, resolve }))
+    }
+    return gate
+  }
+
   /** A fresh transaction id for a create/resume invocation. */
   nextTx(): string {
     return `t${++this.#tx}`
@@ -334,6 +361,12 @@ export class World implements WorldHost {
       disk: this.disk,
       beforeLoad: (id, signal) => world.behaviours.load(id, signal, generation),
       ...(this.program.env?.minting?.length ? { scopeCreated: this.#minting() } : {}),
+      // Only for a program that asks: the hooks wrap every load, which older programs' traces never had.
+      ...(this.program.env?.preparations ? {
+        prepared: (id: SessionId) => world.behaviours.prepared(id, generation),
+        afterLoad: (id: SessionId) => world.behaviours.afterLoad(id, generation),
+      } : {}),
+      ...(this.program.env?.persistence === false ? { persistence: false } : {}),
     })
     this.#observe(this.process)
     for (const effect of this.program.env?.effects ?? []) {
