@@ -22,7 +22,7 @@ import { abortRequests, teardownRequest } from './windows.js'
 type Event = Extract<TraceEntry, { k: 'event' }>
 
 /** A listener of `agent/turn-stopping` whose action left an asynchronous tail (a scheduling point). */
-const ASYNC_TAIL = /listener:agent\/turn-stopping (slow|reject)$/
+const ASYNC_TAIL = /listener:agent\/turn-stopping (slow|reject|wait)$/
 
 /** Whether the fact at `index` was recorded inside an operation made from the dispatch at entry `dispatch`. */
 function madeInDispatch(a: Analysis, dispatch: number, index: number): boolean {

@@ -11,11 +11,13 @@ import { checkAtomic } from './atomic.js'
 import { checkCancelCause } from './cancel-cause.js'
 import { checkCompletedTurn } from './completed-turn.js'
 import { checkCreation } from './creation.js'
+import { checkFlush } from './flush.js'
 import { checkIdlePending } from './idle-pending.js'
 import { checkInbox } from './inbox.js'
 import { checkKitLevel } from './kit-level.js'
 import { checkLedger } from './ledger.js'
 import { checkLiveness } from './liveness.js'
+import { checkPreparations } from './preparations.js'
 import { checkRegistry } from './registry.js'
 import { checkRuntime } from './runtime.js'
 import { checkSplices } from './splices.js'
@@ -47,7 +49,7 @@ export function checkRun(program: Program, trace: Trace, outcome: RunOutcome, de
     ...checkCreation(a), ...checkAtomic(a), ...checkRegistry(a), ...checkTeardown(a), ...checkInbox(a), ...checkRuntime(a),
     ...checkLedger(a), ...checkSplices(a), ...checkWake(a), ...checkTriggers(a), ...checkKitLevel(a), ...checkLiveness(a, outcome),
     ...checkTurnsClosed(a), ...checkIdlePending(a), ...checkCancelCause(a), ...checkCompletedTurn(a),
-    ...checkStatusActivity(a), ...checkStoredLog(a), ...checkTeardownCompletes(a),
+    ...checkStatusActivity(a), ...checkStoredLog(a), ...checkTeardownCompletes(a), ...checkPreparations(a, outcome), ...checkFlush(a),
   ]
   return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
 }

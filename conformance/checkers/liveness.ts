@@ -1,6 +1,7 @@
 /**
  * How the run ended, and how creations were rejected. A deadlock is a violation unless every
- * blocked operation waits on a hang the program itself injected and nothing was asked to abort it
+ * blocked operation waits on a hang the program itself injected (or the program waited on a gate it
+ * never opened) and nothing was asked to abort it
  * (§3.3: aborts reject promptly; §5: every teardown settles; §12 Q8: every whenIdle and unload
  * settles). Livelocks, crashes (an implementation throwing where it must not, e.g. an unhandled
  * rejection) and uncontrolled nondeterminism are suite-local `X-RUN` violations.
@@ -8,6 +9,7 @@
  */
 import { stringText } from '../../sim/trace/bounded-text.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
+import { closedGates } from '../../sim/world/surface-marks.js'
 import type { Analysis } from './analysis.js'
 import { R } from './declines.js'
 import { violation } from './violation.js'
@@ -50,7 +52,7 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
       break
     case 'deadlock':
       for (const blocked of outcome.blocked) {
-        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn)
+        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn, gateClosed(a))
         if (why) out.push(violation(why.group, why.clause, `deadlock: ${blocked.actor} ${blocked.op} never settled (waits on ${blocked.waitingOn}); ${why.reason}`, end(outcome)))
       }
       break
@@ -68,9 +70,18 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
 
 interface Unjustified { group: string; clause: number; reason: string }
 
-/** Why a blocked operation is an implementation bug, or undefined when the program's own hang explains it. */
-function unjustified(a: Analysis, actor: string, op: string, waitingOn: string): Unjustified | undefined {
-  if (actor === 'main' || actor === 'inline') return undefined
+/** Whether the program waited on a gate it never opened: a hang of its own choice, of whatever waits on it. */
+function gateClosed(a: Analysis): boolean {
+  return closedGates(a.entries.flatMap((e) => (e.k === 'mark' ? [e.label] : []))).length > 0
+}
+
+/**
+ * Why a blocked operation is an implementation bug, or undefined when the program's own hang (an
+ * injected one, or a gate it never opened) explains it.
+ */
+function unjustified(a: Analysis, actor: string, op: string, waitingOn: string, closed: boolean): Unjustified | undefined {
+  // (a creation's rollback awaits its scope's disposers, which may wait on that gate: §3.3, rows E–O)
+  if (actor === 'main' || actor === 'inline' || closed) return undefined
   const injectedHang = /@setup\.hang$|:hang$/.test(waitingOn)
   const kind = /^(\w+)/.exec(op)?.[1] ?? ''
   if (kind === 'create' || kind === 'resume') {
@@ -126,11 +137,12 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
     return { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
   }
   if (kind === 'runMaintenance') return undefined
+  if (kind === 'flush') return { group: 'AGENT-REGISTRY-TEST', clause: 87, reason: 'flush must settle once every session/flush listener settled' }
   if (kind === 'boundary') {
     // A boundary waits on the operation nested in it that has not ended: judge that one.
     const ended = new Set(a.entries.filter((e) => e.k === 'outcome' && e.actor === actor).map((e) => e.k === 'outcome' ? e.what : ''))
     const nested = a.entries.filter((e) => e.k === 'invoke' && e.actor === actor && e.what.includes(` in ${op}#`) && !ended.has(e.what)).at(-1)
-    if (nested && nested.k === 'invoke') return unjustified(a, actor, nested.what.slice(0, nested.what.indexOf(' in ')), waitingOn)
+    if (nested && nested.k === 'invoke') return unjustified(a, actor, nested.what.slice(0, nested.what.indexOf(' in ')), waitingOn, closed)
     return undefined
   }
   return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5 and §12 Q8 in docs/clauses.md)' }

@@ -28,7 +28,7 @@ export function checkTeardown(a: Analysis): Violation[] {
   const scopeDisposals = new Map<string, number[]>()
   for (const e of a.entries) {
     // (every disposer action marks its run, a `block` one too: it returns at once)
-    if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op|block)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
+    if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op|block|wait)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
   }
   for (const life of a.lives) {
     const { id } = life
