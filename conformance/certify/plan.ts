@@ -14,6 +14,7 @@ import { CHECKED_CLAUSES } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
 import { DIRECTED_PROGRAMS } from '../programs/directed-programs.js'
 import type { DirectedProgram } from '../programs/directed-programs.js'
+import { programCapabilities } from '../programs/program-capabilities.js'
 
 /** How hard to look. */
 export interface Profile {
@@ -103,11 +104,17 @@ export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {
     if (reason && !skipped.has(c.clause)) skipped.set(c.clause, reason)
     return reason === undefined
   })
-  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
-  // A program that resumes needs resume; one that crashes its process needs the `crash` capability.
+  // (a clause a directed program exists for is checked by simulated runs too: flush 87, preparations 50)
+  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c) || DIRECTED_PROGRAMS.some((p) => p.clauses?.includes(c)))
+  // A program that resumes needs resume; one that uses a surface of the process port needs its
+  // capability (a crash, preparations, no persistence, scope minting). A skipped program's clauses
+  // keep the reason when nothing else checks them.
   const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => {
-    const text = JSON.stringify(p.program)
-    return (adapter.supports.resume || !text.includes('"resume"')) && (adapter.supports.crash || !text.includes('"op":"crash"'))
+    const missing = programCapabilities(p.program).filter((c) => !adapter.supports[c])
+    const resumes = JSON.stringify(p.program).includes('"resume"')
+    const reason = resumes && !adapter.supports.resume ? 'needs resume' : missing.length > 0 ? `needs capability ${missing.join(', ')}` : undefined
+    if (reason) for (const clause of p.clauses ?? []) if (wanted(clause) && !skipped.has(clause)) skipped.set(clause, reason)
+    return reason === undefined
   }) : []
   const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
   programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
