@@ -123,7 +123,8 @@ function environment(env: EnvironmentSpec): string {
   }
   if (env.loads) lines.push(`loads: ${literal(env.loads)}`)
   if (env.preparations) {
-    lines.push(`preparations: { ${Object.entries(env.preparations).map(([id, p]) => `${IDENT.test(id) ? id : str(id)}: ${withActions(p as Record<string, unknown>, 'onRelease')}`).join(', ')} }`)
+    const entries = Object.entries(env.preparations).map(([id, p]) => `${IDENT.test(id) ? id : str(id)}: ${withActions(p as Record<string, unknown>, 'onRelease')}`)
+    lines.push(`preparations: ${entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`}`)
   }
   if (env.persistence === false) lines.push('persistence: false')
   if (env.ownership) lines.push('ownership: true')
