@@ -78,7 +78,10 @@ export class World implements WorldHost {
   readonly #retired = new WeakSet<Agent>()
   /** Retired agents the program sent to through a kept handle (§12 Q3): their later events are flagged so. */
   readonly #sentAfterDisposal = new WeakSet<Agent>()
-  /** Detached sessions whose agent the program sent to through a kept handle, with their length at the first such send. */
+  /**
+   * Sessions whose disposed agent the program sent to through a kept handle, with their length at
+   * the first such send after the session's own detach (-1 while it is not detached yet).
+   */
   readonly #sentAt = new Map<Session, number>()
   /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
   readonly stubAgents = new WeakSet<Agent>()
@@ -293,7 +296,8 @@ export class World implements WorldHost {
     this.#sentAfterDisposal.add(agent)
     let session: Session
     try { session = agent.session } catch { return true }
-    if (this.#detached.has(session) && !this.#sentAt.has(session)) this.#sentAt.set(session, session.seq)
+    // (a session not detached yet, the send made between its agent's and its own disposal: from then)
+    if (!this.#sentAt.has(session)) this.#sentAt.set(session, this.#detached.has(session) ? session.seq : -1)
     return true
   }
 
@@ -336,7 +340,7 @@ export class World implements WorldHost {
     const late: { id: string; detached: number; final: number; sent?: number }[] = []
     for (const [session, detached] of this.#detached) {
       const sent = this.#sentAt.get(session)
-      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq, ...(sent === undefined ? {} : { sent }) })
+      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq, ...(sent === undefined || sent < 0 ? {} : { sent }) })
     }
     this.#detached.clear()
     this.#sentAt.clear()
@@ -433,7 +437,10 @@ export class World implements WorldHost {
           return
         }
         const id: string = name.startsWith('session/') ? a.id : a.agent.id
-        if (name === 'session/disposed') this.#detached.set(a as Session, (a as Session).seq)
+        if (name === 'session/disposed') {
+          this.#detached.set(a as Session, (a as Session).seq)
+          if (this.#sentAt.get(a as Session) === -1) this.#sentAt.set(a as Session, (a as Session).seq)
+        }
         // An agent still emitting after its own agent/disposed is detached: its events must not be
         // attributed to a successor lifecycle of the same id (registry edges keep their own checks).
         const agent = name.startsWith('agent/') ? (a.agent as Agent | undefined) : undefined
