@@ -530,4 +530,20 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       ] },
     },
   },
+  {
+    // A creation whose construction throws (§3.5 row D: the persisted inbox replay is invalid,
+    // §9 116) rejects at once while its provisional scope quiesces in the background, and every
+    // owner still awaits that teardown (§3.3, §5.2): the owner's unload and the factory's unload
+    // must settle (§9 98, 103). A teardown that waited for a construction it never marked settled
+    // would hang them (core/factory/reference-factory.ts:173 without settleConstruction()).
+    name: 'construction-fails-then-owners-unload', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-INBOX-REPLAY'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'bad', owner: 'o1' }, { op: 'unloadOwner', owner: 'o1' }, { op: 'create', session: 'bad' }, { op: 'dispose', session: 'bad' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'bad' }, { op: 'pause' }, { op: 'unloadFactory' }] },
+      ],
+      env: { persisted: [{ id: 'bad', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 1, inserted: [] } }] }] },
+    },
+  },
 ]
