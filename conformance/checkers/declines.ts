@@ -64,6 +64,11 @@ export const R = reasons({
   cancelThrew: ['§7.3 the first cancel threw', ['D54']],
   listenerTail: ['F10 when a turn-stopping listener\'s async tail ended', ['D59']],
   stopCheck: ['§10.1 the stop check ran in the same step as the request', ['D60']],
+  sentToDisposed: ['§12 Q3 sent to a disposed agent through a kept handle', ['D62']],
+  preparationCrashed: ['§1.4 a crashed process releases nothing', ['D63']],
+  preparationHeld: ['F8 which resume a preparation serves (one of its id never settled)', ['D63']],
+  flushDispatch: ['F2 which flush a session/flush dispatch belongs to', ['D64']],
+  flushTail: ['F10 when a session/flush listener\'s async tail ended', ['D64']],
   noFacts: ['no facts recorded (a trace without them)', []],
 })
 
@@ -75,8 +80,8 @@ export const REASONS: readonly DeclineReason[] = Object.values(R)
  * judged. Every other checked clause is judged in every run.
  */
 export const INSTRUMENTED_CLAUSES: readonly number[] = [
-  11, 16, 19, 20, 24, 27, 31, 36, 40, 43, 45, 46, 55, 56, 57, 60, 61, 65, 67, 68, 74, 76, 79, 95, 96, 97, 98, 99, 103, 107,
-  114, 121, 122, 123, 137, 148, 149, 156, 157, 159, 163, 165,
+  11, 16, 19, 20, 24, 27, 31, 36, 40, 43, 45, 46, 50, 55, 56, 57, 60, 61, 65, 67, 68, 74, 76, 79, 87, 95, 96, 97, 98, 99, 103, 107,
+  111, 114, 121, 122, 123, 137, 148, 149, 156, 157, 159, 163, 165,
 ]
 
 /** What the checkers tell about each unit they judge or decline. */

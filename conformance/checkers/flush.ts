@@ -12,8 +12,10 @@ import type { Analysis } from './analysis.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { windowsOf } from './windows.js'
+import { R } from './declines.js'
 
 const FAILED = / listener:session\/flush (throw|reject)$/
+const SLOW = / listener:session\/flush slow$/
 const WAITS = new RegExp(`^${GATE_MARK}(.*?) wait listener:session/flush$`)
 
 /** Check every flush the program made against the listeners its dispatch ran. */
@@ -31,17 +33,22 @@ export function checkFlush(a: Analysis): Violation[] {
     const { invoke, outcome } = w
     const id = w.spec.session
     const dispatch = a.entries.find((e) => e.k === 'event' && e.name === 'session/flush' && e.id === id && e.world === w.world && e.i > invoke.i && e.i < outcome.i && e.d === invoke.d)
-    if (!dispatch) continue
+    if (!dispatch) { a.declines.declined(87, R.flushDispatch); continue }
     let failed = 0
+    let slow = false
     const waits: string[] = []
     for (let i = dispatch.i + 1; i < outcome.i; i++) {
       const e = a.entries[i]!
       if (e.d !== dispatch.d || (e.k === 'event' && e.name === 'session/flush')) break
       if (e.k !== 'mark') continue
       if (FAILED.test(e.label)) failed++
+      if (SLOW.test(e.label)) slow = true
       const wait = WAITS.exec(e.label)
       if (wait) waits.push(wait[1]!)
     }
+    // A slow tail's end is not marked: whether the flush waited for it is not judged.
+    if (slow) a.declines.declined(87, R.flushTail)
+    a.declines.judged(87)
     if (failed > 0 && outcome.status === 'ok') {
       out.push(violation('AGENT-REGISTRY-TEST', 87, `"${id}": flush resolved although ${failed} of its session/flush listeners failed (the first failure must reject it)`, outcome))
     }

@@ -14,6 +14,7 @@ import type { Analysis } from './analysis.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { windowsOf } from './windows.js'
+import { R } from './declines.js'
 
 const MARK = new RegExp(`^${PREPARATION_MARK}(.+)#(\\d+) (arrived|released)$`)
 
@@ -38,7 +39,10 @@ export function checkPreparations(a: Analysis, outcome: RunOutcome): Violation[]
   const out: Violation[] = []
   for (const [key, at] of arrived) {
     const world = Number(key.slice(0, key.indexOf('/')))
-    if (crashed.has(world) || released.has(key) || unsettled.has(`${world}/${at.id}`)) continue
+    if (crashed.has(world)) { a.declines.declined(50, R.preparationCrashed); continue }
+    if (!released.has(key) && unsettled.has(`${world}/${at.id}`)) { a.declines.declined(50, R.preparationHeld); continue }
+    a.declines.judged(50)
+    if (released.has(key)) continue
     out.push(violation('AGENT-CREATE-RESUME', 50, `"${at.id}": persistence preparation #${at.n} reached the factory and was never released (it must be disposed after publication or rollback, and at once when it arrives after the caller gave up)`, at))
   }
   return out

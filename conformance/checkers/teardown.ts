@@ -132,8 +132,10 @@ export function checkTeardown(a: Analysis): Violation[] {
   // 111 / §5.3: after its agent/disposed the agent emits nothing more (its driver is quiescent) —
   // unless the program sent to it through a kept handle since: what a send to a disposed agent does
   // (refused, ignored, or accepted and parked) is unspecified (§12 Q3).
+  d.judged(111)
   for (const e of a.staleEvents) {
-    if (!e.sentAfterDisposal) out.push(violation(GROUP, 111, `"${e.id}": the detached agent emitted ${e.name}${e.detail ? ` ${e.detail}` : ''} after its agent/disposed`, e))
+    if (e.sentAfterDisposal) d.declined(111, R.sentToDisposed)
+    else out.push(violation(GROUP, 111, `"${e.id}": the detached agent emitted ${e.name}${e.detail ? ` ${e.detail}` : ''} after its agent/disposed`, e))
   }
   // 111 / §5.3: after the session left the store, the agent appends nothing more (up to a send
   // made to the disposed agent through a kept handle, §12 Q3).
@@ -141,6 +143,7 @@ export function checkTeardown(a: Analysis): Violation[] {
     if (e.k !== 'final') continue
     for (const late of e.late) {
       const judged = late.sent ?? late.final
+      if (late.sent !== undefined && late.sent !== late.final) d.declined(111, R.sentToDisposed)
       if (judged !== late.detached) out.push(violation(GROUP, 111, `"${late.id}": the session grew from ${late.detached} to ${judged} events after it was detached${late.sent === undefined ? '' : ' (before the program sent to the disposed agent)'}`, e))
     }
   }
