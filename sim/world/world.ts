@@ -28,6 +28,7 @@ import { never } from './never.js'
 import { SettledProbe } from './settled-probe.js'
 import { cut, errorText } from '../trace/bounded-text.js'
 import { GATE_MARK } from './surface-marks.js'
+import { Gates } from './gates.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -99,7 +100,7 @@ export class World implements WorldHost {
   readonly #crashed = new Set<number>()
   readonly #crashSignals = new Map<number, { promise: Promise<void>; resolve: () => void }>()
   /** The program's gates (`openGate`, `wait`, gated loads and preparations), for the whole run. */
-  readonly #gates = new Map<string, { open: boolean; promise: Promise<void>; resolve: () => void }>()
+  readonly #gates = new Gates()
   /** The restart in flight of each process generation: a second restart of that process joins it. */
   readonly #restarts = new Map<number, Promise<void>>()
   #ids = 0
@@ -305,26 +306,13 @@ export class World implements WorldHost {
 
   gate(name: string, who: string, generation: number): Promise<void> {
     this.trace.mark(`${GATE_MARK}${name} wait ${who}`, generation)
-    return this.#gate(name).promise
+    return this.#gates.wait(name)
   }
 
   openGate(name: string): boolean {
-    const gate = this.#gate(name)
-    if (gate.open) return false
-    gate.open = true
+    if (!this.#gates.open(name)) return false
     this.trace.mark(`${GATE_MARK}${name} open`, this.generation)
-    gate.resolve()
     return true
-  }
-
-  #gate(name: string): { open: boolean; promise: Promise<void>; resolve: () => void } {
-    let gate = this.#gates.get(name)
-    if (!gate) {
-      let resolve!: () => void
-      const promise = new Promise<void>((r) => { resolve = r })
-      this.#gates.set(name, (gate = { open: false, promise, resolve }))
-    }
-    return gate
   }
 
   /** A fresh transaction id for a create/resume invocation. */
