@@ -14,6 +14,7 @@ import { DIRECTED_PROGRAMS } from '../conformance/programs/directed-programs.js'
 /** Saved programs recorded before validation refused what they name: they replay as they ran. */
 const RECORDED_BEFORE_THE_RULE: Readonly<Record<string, string>> = {
   'conformance/checkers/fixtures/reference-137-boundary-held-by-its-own-hanging-setup.json': '.actors[0].ops[1].ops[1].owner',
+  'conformance/checkers/fixtures/reference-56-resume-with-pending-input-and-a-listener-acting-elsewhere.json': '.env.listeners[0].action.op.session',
   'conformance/checkers/fixtures/reference-156-user-cancel-from-an-abort-observer-after-a-dispose.json': '.env.listeners[0].action.op.session',
 }
 
