@@ -7,6 +7,7 @@
 import { printProgram } from '../scenarios/arbitraries/index.js'
 import type { CampaignFailure, CampaignReport } from '../scenarios/campaign/campaign.js'
 import { formatSizes } from '../sim/shrink.js'
+import { formatInteractionCoverage } from './interaction-text.js'
 
 export { formatSizes }
 
@@ -57,8 +58,9 @@ export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaig
 
 /** What kinds of programs a random-program campaign ran. */
 function programKinds(report: CampaignReport): string {
+  if (report.interactions === 'only') return 'the interaction suite: small programs, each under its bounded schedules'
   const mixed = report.goals !== undefined && Object.keys(report.goals.reached).length > 0
-  const kinds = `full mix, swarm${mixed ? ' and named scenarios' : ''} by seed block`
+  const kinds = `full mix, swarm${mixed ? ', named scenarios' : ''}${report.interactions === 'mix' ? ' and the interaction suite' : ''} by seed block`
   return report.guidance === 'on' ? `${kinds}, guided by state coverage: mostly mutants of a corpus` : `${kinds}, one per run seed`
 }
 
@@ -111,7 +113,8 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
   }
   if (report.stateCoverage) lines.push(formatStateCoverage(report.stateCoverage))
   if (report.clauses) lines.push(formatDeclines(report.clauses))
-  if (report.goals && report.mode === 'programs') {
+  if (report.interactionCoverage) lines.push(formatInteractionCoverage(report.interactionCoverage))
+  if (report.goals && report.mode === 'programs' && Object.keys(report.goals.reached).length > 0) {
     const reached = Object.values(report.goals.reached).filter((r) => r !== undefined)
     lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)
     const missed = report.goals.missed

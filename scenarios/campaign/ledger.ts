@@ -17,6 +17,7 @@ import { lostFailure } from './lost-failure.js'
 
 export { lostFailure }
 import { clauseTallies, DeclineCounts } from '../../conformance/checkers/index.js'
+import { InteractionCoverage, interactionScope } from '../../conformance/interaction/scope.js'
 
 /**
  * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
@@ -44,11 +45,16 @@ export class CampaignLedger {
   mutated = 0
   /** What the checkers judged and declined, per clause, over the runs taken. */
   readonly declines = new DeclineCounts()
+  /** Interaction coverage, fed in seed order, and its growth. */
+  readonly interactions: InteractionCoverage
+  readonly interactionGrowth: [number, number, number][] = []
 
   constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand, private readonly known: ReadonlyMap<string, KnownEntry> = new Map()) {
     this.corpus = new Corpus(ctx.settings.guidance && !ctx.scenario)
     const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
     this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
+    const operations = ctx.settings.arbitrary.operations
+    this.interactions = new InteractionCoverage(interactionScope(operations === undefined ? {} : { operations }))
   }
 
   /** Unreached goals so far. */
@@ -68,6 +74,9 @@ export class CampaignLedger {
     if (result.fromCorpus) this.mutated++
     if (!this.ctx.scenario) mergeCoverage(this.coverage, Object.fromEntries(result.coverage.map((k) => [k, 1])))
     const reports: { slot: number; failure: FailureToReport }[] = []
+    if (result.interactions && this.interactions.add(result.interactions) > 0) {
+      this.interactionGrowth.push([this.runs + result.runs.length, this.interactions.covered(2), this.interactions.covered(3)])
+    }
     for (const run of result.runs) {
       this.runs++
       this.outcomes[run.outcome]++
@@ -119,6 +128,9 @@ export class CampaignLedger {
       ...(ctx.scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
       ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
       stateCoverage: this.stateCoverage(),
+      interactionCoverage: this.interactions.levels(), interactionsExercised: this.interactions.exercised(), interactionGrowth: this.interactionGrowth,
+      ...(ctx.settings.arbitrary.operations ? { interactionOperations: ctx.settings.arbitrary.operations } : {}),
+      ...(ctx.scenario ? {} : { interactions: ctx.settings.interactions }),
       ...(this.known.size ? { knownClauses: [...this.known.keys()] } : {}),
       clauses: clauseTallies(this.declines),
       passed: Object.keys(this.violationCounts).every((k) => this.known.has(k)),

@@ -8,6 +8,7 @@
  */
 import type { CampaignFailure, CampaignReport } from './types.js'
 import type { ClauseTally } from '../../conformance/checkers/index.js'
+import { InteractionCoverage, interactionScope } from '../../conformance/interaction/scope.js'
 
 /** The budget a campaign was given (`fuzz --runs` or `--time`), as `fuzz --json` records it. */
 export interface CampaignBudget {
@@ -34,7 +35,7 @@ export class MergeError extends Error {
   override readonly name = 'MergeError'
 }
 
-const SAME: readonly (keyof ShardReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed', 'guidance', 'budget', 'kitVersion']
+const SAME: readonly (keyof ShardReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed', 'guidance', 'budget', 'kitVersion', 'interactions', 'interactionOperations']
 
 /**
  * Check the reports are every shard of one campaign, once: same campaign fields, a kit version
@@ -95,6 +96,13 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
   // Shards cover overlapping transitions and do not list them: the union is at least the largest.
   const stateCoverage = states.length === 0 ? undefined
     : reports.length === 1 ? states[0]! : { transitions: Math.max(...states.map((c) => c.transitions)), growth: [], lowerBound: true as const }
+  // Interactions are listed: the union is exact.
+  const exercised = reports.every((r) => r.interactionsExercised !== undefined) ? (() => {
+    const operations = first.interactionOperations
+    const coverage = new InteractionCoverage(interactionScope(operations === undefined ? {} : { operations }))
+    for (const r of reports) coverage.add(r.interactionsExercised!)
+    return { interactionCoverage: coverage.levels(), interactionsExercised: coverage.exercised(), ...(operations ? { interactionOperations: operations } : {}) }
+  })() : undefined
   const stops = reports.map((r) => r.stoppedBy)
   const stoppedBy = (['interrupted', 'failure', 'time', 'exhausted', 'runs'] as const).find((s) => stops.includes(s)) ?? 'runs'
   const durations = reports.map((r) => r.durationMs).filter((d): d is number => d !== undefined)
@@ -106,7 +114,9 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
     goals: { reached, missed: Object.entries(reached).filter(([, at]) => at === undefined).map(([g]) => g) },
     ...(coverage ? { coverage } : {}),
     ...(first.guidance ? { guidance: first.guidance } : {}),
+    ...(first.interactions ? { interactions: first.interactions } : {}),
     ...(stateCoverage ? { stateCoverage } : {}),
+    ...(exercised ?? {}),
     ...(knownClauses.length ? { knownClauses } : {}),
     ...(reports.every((r) => r.clauses) ? { clauses: mergeClauses(reports.map((r) => r.clauses!)) } : {}),
     // Recomputed from what the shards found (a shard's own `passed` flag is not evidence): every

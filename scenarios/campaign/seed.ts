@@ -33,6 +33,8 @@ import { stateTransitionSet } from '../guidance/state-coverage.js'
 import { transitionKeys } from '../guidance/transition-table.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
+import { inScope, interactionKey, interactionsOf } from '../../conformance/interaction/features.js'
+import { interactionIndexOfSeed, interactionRun } from '../interaction/seeds.js'
 
 /** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
 export interface CampaignSettings {
@@ -60,6 +62,11 @@ export interface CampaignSettings {
   readonly guidance: boolean
   /** Random-program mode: mix the named scenarios in (every fourth seed block). */
   readonly mixScenarios: boolean
+  /**
+   * Random-program mode and the interaction suite (`interaction/`): `mix` runs one seed in 16 from it
+   * (the default), `only` runs nothing else (an interaction campaign), `off` never.
+   */
+  readonly interactions: 'mix' | 'only' | 'off'
 }
 
 /** What a unit needs at hand: the settings plus everything built from them once per thread. */
@@ -76,6 +83,8 @@ export interface CampaignContext {
   readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
   /** Per thread: what the checkers judged and declined in the run being checked. */
   readonly tally: DeclineTally
+  /** Per thread: each interaction (by key) and the lowest run seed whose result reported it. */
+  readonly interactions: Map<string, number>
 }
 
 /**
@@ -89,7 +98,8 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
     : SCENARIOS.find((s) => s.name === settings.scenario))
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
-    settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [], coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
+    settings, adapter, scenario, mix: settings.mixScenarios && settings.interactions !== 'only' ? scenarioMix(settings.arbitrary) : [],
+    coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY }, interactions: new Map(),
     tally: new DeclineTally(),
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
@@ -126,6 +136,11 @@ export interface SeedResult {
    * runs, as sorted hashes (`guidance/transition-table.ts`): cheap to post from a worker.
    */
   readonly transitions: ArrayLike<number>
+  /**
+   * The interactions its runs exercised (`conformance/interaction/features.ts`, by key), those its
+   * thread had not already reported for a lower seed (as {@link coverage}).
+   */
+  readonly interactions?: readonly string[]
   readonly runs: readonly SeedRun[]
   /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
   readonly fromCorpus?: true
@@ -164,30 +179,60 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
  * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
  * drew for it (`drawn`), else a function of `r` alone.
  */
-export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario } {
+export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario; interaction?: number } {
   if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
+  if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
   if (drawn?.origin === 'mutant') return { program: drawn.program }
-  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
+  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix, ctx.settings.interactions === 'mix')
+}
+
+/** Whether run seed `r` runs the interaction suite (and which index of it). */
+export function interactionIndex(ctx: CampaignContext, r: number): number | undefined {
+  if (ctx.scenario || ctx.settings.interactions === 'off') return undefined
+  return ctx.settings.interactions === 'only' ? r : interactionIndexOfSeed(r)
 }
 
 /** Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each run checked. */
 export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProgram): Promise<SeedResult> {
-  const { program, scenario: drawnFrom } = seedProgram(ctx, r, drawn)
+  const { program, scenario: drawnFrom, interaction } = seedProgram(ctx, r, drawn)
   const kind = ctx.settings.strategy
-  const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
+  // An interaction seed runs its program under the mode's own schedules (each strategy begun already).
+  const begun = interaction !== undefined
+  const strategies: Iterable<Strategy> = begun ? interactionRun(interaction, ctx.settings.arbitrary).schedules()
+    : kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
   const runs: SeedRun[] = []
   const transitions = new Set<string>()
+  const interactions = new Set<string>()
   for (const strategy of strategies) {
-    if (kind !== 'dfs' && !strategy.beginRun()) break
+    if (!begun && kind !== 'dfs' && !strategy.beginRun()) break
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
     for (const t of stateTransitionSet(result.trace)) transitions.add(t)
+    for (const i of interactionsOf(result.trace)) if (inScope(i)) interactions.add(interactionKey(i))
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
+  const fresh = interactionsToReport(ctx, r, interactions)
   return {
     r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: transitionKeys(transitions), runs,
+    ...(fresh.length > 0 ? { interactions: fresh } : {}),
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
   }
+}
+
+/**
+ * The interactions run seed `r` reports: those its thread has not already reported for a lower
+ * seed (the ledger unions them in seed order, so leaving those out changes no report; see
+ * {@link coverageToReport}).
+ */
+export function interactionsToReport(ctx: CampaignContext, r: number, keys: Iterable<string>): string[] {
+  const out: string[] = []
+  for (const k of keys) {
+    const at = ctx.interactions.get(k)
+    if (at !== undefined && at < r) continue
+    ctx.interactions.set(k, r)
+    out.push(k)
+  }
+  return out
 }
 
 /**
@@ -237,7 +282,11 @@ export async function treeStep(ctx: CampaignContext, strategy: Strategy, j: numb
   const program = ctx.scenario!.program
   const name = strategy.name
   const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-  return { r: j, coverage: [], transitions: transitionKeys(stateTransitionSet(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+  const interactions = interactionsToReport(ctx, j, interactionsOf(result.trace).filter(inScope).map(interactionKey))
+  return {
+    r: j, coverage: [], transitions: transitionKeys(stateTransitionSet(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)],
+    ...(interactions.length > 0 ? { interactions } : {}),
+  }
 }
 
 /** A bounded DFS over one program's schedules, yielding the strategy once per begun run. */
