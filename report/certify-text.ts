@@ -8,6 +8,7 @@ import { formatFailure, verdictOf } from '../conformance/certify/failure-text.js
 import { clauseTier, gateOf, tierTotals } from '../conformance/certify/gate.js'
 import { TIERS } from '../conformance/clauses/tiers.js'
 import { describeDeclines } from '../conformance/checkers/index.js'
+import { formatInteractionCoverage, interactionStatement } from './interaction-text.js'
 
 const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ', unjudged: ' ?? ' }
 
@@ -97,5 +98,6 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const verdict = describeVerdict(report)
   const by = (how: 'case' | 'program' | 'checker'): number => report.clauses.filter((c) => c.status !== 'unchecked' && c.checkedBy.includes(how)).length
   const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked${notJudged ? `, ${notJudged} not judged (the checkers declined every run that reached them)` : ''}; checked by a case ${by('case')}, a program ${by('program')}, a checker ${by('checker')} (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
-  return [...head, ...(failures.length ? [...failures, ''] : []), ...gateLines, tail].join('\n')
+  const coverage = report.interactionCoverage ? [`${formatInteractionCoverage(report.interactionCoverage)}; covered: ${interactionStatement(report.interactionCoverage) || 'no combination in full'}`] : []
+  return [...head, ...(failures.length ? [...failures, ''] : []), ...coverage, ...gateLines, tail].join('\n')
 }

@@ -18,7 +18,8 @@ import { runUnits } from '../../sim/pool/run-units.js'
 import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import { probeInstall } from '../adapters/probe.js'
 import type { Adapter, NormalizedAdapter, Supports } from '../adapters/adapter.js'
-import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
+import { adapterOperations, CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
+import { InteractionCoverage, interactionScope } from '../interaction/scope.js'
 import type { CertifyPlan, CertifyUnit, Profile } from './plan.js'
 import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './unit.js'
 import type { UnitEnv, UnitVerdict } from './unit.js'
@@ -40,6 +41,12 @@ export type { Gate, GateBaseline, KnownEntry, StaleEntry, Tier, TierTotals } fro
 
 /** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
 export const DEFAULT_MAX_LOST_UNITS = 5
+
+/**
+ * An interaction unit's watchdog in a worker, in unit timeouts: its runs are small and each is
+ * watched in the worker; this only backs that up (a synchronous livelock starves the worker's own).
+ */
+const INTERACTION_UNIT_TIMEOUTS = 4
 
 /** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
 const COSTLY_HANG_MS = 1_000
@@ -106,7 +113,8 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     })
     try {
       run = await runUnits(plan.units, async (unit) => {
-        const outcome = await pool.run(unit)
+        // An interaction program runs under up to MAX_SCHEDULES schedules, each watched in the worker.
+        const outcome = await pool.run(unit, unit.kind === 'interaction' ? INTERACTION_UNIT_TIMEOUTS * unitTimeoutMs + 2_000 : undefined)
         if (outcome.kind === 'done') return outcome.result
         if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
         throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
@@ -155,6 +163,7 @@ function buildReport(
   const declines = new DeclineCounts()
   let runs = 0
   let cases = 0
+  const interactions = new InteractionCoverage(interactionScope({ operations: adapterOperations(adapter) }))
   for (const verdict of verdicts) {
     if (verdict === undefined || verdict.kind === 'skipped') continue
     if (verdict.kind === 'case') {
@@ -162,10 +171,12 @@ function buildReport(
       count(verdict.clause!)
       byCase.add(verdict.clause!)
     } else {
-      runs++
-      for (const clause of CHECKED_CLAUSES) count(clause)
+      const n = verdict.runs ?? 1
+      runs += n
+      for (const clause of CHECKED_CLAUSES) checks.set(clause, (checks.get(clause) ?? 0) + n)
+      if (verdict.interactions) interactions.add(verdict.interactions)
       // (a run the watchdog stopped was not checked: it counts no judgement)
-      if (verdict.declines) declines.addRun(verdict.declines)
+      for (const cells of verdict.declines ?? []) declines.addRun(cells)
     }
     for (const f of verdict.failures) {
       if (verdict.kind === 'case' && !caseFailures.has(f.key)) caseFailures.set(f.key, f.failure)
@@ -215,6 +226,7 @@ function buildReport(
     units: { planned: plan.units.length, ran: meta.ran },
     passed: failing.length === 0 && complete,
     failing,
+    ...(runs > 0 ? { interactionCoverage: interactions.levels() } : {}),
   })
 }
 

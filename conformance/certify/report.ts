@@ -10,6 +10,7 @@ import type { RunSize } from '../../sim/shrink.js'
 import type { Supports } from '../adapters/adapter.js'
 import type { Tier } from '../clauses/tiers.js'
 import type { Profile } from './plan.js'
+import type { InteractionCoverageLevel } from '../interaction/scope.js'
 
 export type { Tier }
 
@@ -67,7 +68,7 @@ export interface CertifyOptions {
 /** The first counterexample found for a clause. */
 export interface Failure {
   readonly message: string
-  readonly via: 'directed case' | 'directed program' | 'random program'
+  readonly via: 'directed case' | 'directed program' | 'random program' | 'interaction program'
   readonly caseTitle?: string
   readonly programName?: string
   readonly program?: Program
@@ -212,6 +213,11 @@ export interface Report {
   readonly tiers?: Readonly<Record<Tier, TierTotals>>
   /** How the verdict was reached (absent in certificates older than tiers). */
   readonly gate?: Gate
+  /**
+   * Interaction coverage of the simulated runs (`conformance/interaction/`): of the scope's
+   * feasible t-way combinations (t = 2, 3), how many the runs exercised.
+   */
+  readonly interactionCoverage?: readonly InteractionCoverageLevel[]
 }
 
 /** How a simulated failure was shrunk (see {@link Failure.shrink}). */

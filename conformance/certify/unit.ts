@@ -29,6 +29,8 @@ import { CLAUSES } from '../clauses/clauses.js'
 import { captureProcessFaults } from './process-faults.js'
 import { randomProgram } from '../programs/random-programs.js'
 import type { Failure } from './report.js'
+import { inScope, interactionKey, interactionsOf } from '../interaction/features.js'
+import { interactionSchedules } from '../interaction/schedules.js'
 
 /** What one unit found. */
 export interface UnitVerdict {
@@ -45,8 +47,12 @@ export interface UnitVerdict {
   readonly hungMs?: number
   /** The pool lost the unit's worker (a hang, livelock, crash or memory): it was stopped and replaced. */
   readonly lost?: LostReason
-  /** A simulated run: what the checkers judged and declined in it (`DeclineTally.takeRun` cells). */
-  readonly declines?: readonly number[]
+  /** The simulated runs it made: what the checkers judged and declined in each (`DeclineTally.takeRun` cells). */
+  readonly declines?: readonly (readonly number[])[]
+  /** Simulated runs the unit made, when not one (an interaction program runs under several schedules). */
+  readonly runs?: number
+  /** The interactions its runs exercised (`interaction/features.ts`, by key, in the scope's values). */
+  readonly interactions?: readonly string[]
 }
 
 /** This thread's tally of what the checkers judged and declined in the run being checked. */
@@ -104,6 +110,7 @@ export function caseRerun(env: { adapterModule?: string; adapter?: { name: strin
 /** Run one unit to its verdict. */
 export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<UnitVerdict> {
   if (unit.kind === 'case') return runCase(env, env.plan.cases[unit.index]!)
+  if (unit.kind === 'interaction') return runInteraction(env, unit)
   const { program, name, via, allowDeadlock } = programOf(env, unit)
   if (program === undefined) return { kind: 'skipped', failures: [] }
   const k = unit.k
@@ -122,7 +129,42 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
     if (failures.some((f) => f.key === v.key)) continue
     failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, env.plan.seed + k) })
   }
-  return { kind: 'run', failures, declines }
+  return { kind: 'run', failures, declines: [declines], interactions: interactionKeys(result) }
+}
+
+/** The distinct in-scope interactions of a run, by key. */
+function interactionKeys(result: RunResult): string[] {
+  return [...new Set(interactionsOf(result.trace).filter(inScope).map(interactionKey))]
+}
+
+/**
+ * An interaction program under every schedule of the mode (bounded DFS), each run watched like a
+ * unit's; the first failure per clause is kept, and a run that never finishes ends the unit.
+ */
+async function runInteraction(env: UnitEnv, unit: Extract<CertifyUnit, { kind: 'interaction' }>): Promise<UnitVerdict> {
+  const { program, name, via } = programOf(env, unit)
+  const failures: { key: string; failure: Failure }[] = []
+  const interactions = new Set<string>()
+  const declines: number[][] = []
+  let runs = 0
+  for (const strategy of interactionSchedules()) {
+    runs++
+    const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+    if (settled.kind === 'rejected') throw settled.error
+    if (settled.kind === 'hang') {
+      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
+      return { kind: 'run', runs, hungMs: settled.afterMs, failures, declines, interactions: [...interactions] }
+    }
+    const result = settled.value
+    for (const k of interactionKeys(result)) interactions.add(k)
+    const violations = checkRun(program!, result.trace, result.outcome, tally)
+    declines.push(tally.takeRun())
+    for (const v of violations) {
+      if (failures.some((f) => f.key === v.key)) continue
+      failures.push({ key: v.key, failure: saveFailure(env, v, result, program!, name, via, strategy.name, runs - 1) })
+    }
+  }
+  return { kind: 'run', runs, failures, interactions: [...interactions] }
 }
 
 /** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */
@@ -138,11 +180,8 @@ export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapt
 
 function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
   const { program, name, via } = programOf(env, unit)
-  const strategy = strategyFor(unit.k, env.plan.seed)
-  return {
-    message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}),
-    strategy: strategy.name, seed: env.plan.seed + unit.k,
-  }
+  const schedule = unit.kind === 'interaction' ? { strategy: 'dfs preemptionBound=2', seed: 0 } : { strategy: strategyFor(unit.k, env.plan.seed).name, seed: env.plan.seed + unit.k }
+  return { message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}), ...schedule }
 }
 
 /** The program of a simulated unit, its name, how the report names its source, and whether it may deadlock. */
@@ -150,6 +189,10 @@ export function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'ad
   if (unit.kind === 'program') {
     const p = env.plan.programs[unit.index]!
     return { program: p.program, name: p.name, via: 'directed program', allowDeadlock: p.hangs === true }
+  }
+  if (unit.kind === 'interaction') {
+    const entry = env.plan.interactions[unit.index]!
+    return { program: entry.program, name: entry.program.name ?? `interaction ${unit.index}`, via: 'interaction program', allowDeadlock: false }
   }
   const seed = env.plan.seed + unit.k
   const program = randomProgram(seed)

@@ -22,6 +22,7 @@ import { printProgram } from '../../sim/program/program-print.js'
 import { esc, LANES_CSS, LANES_JS, renderLanesTable, violationAnchor } from '../timeline/html.js'
 import type { Timeline } from '../../sim/trace/timeline.js'
 import type { FailureTimeline } from '../../conformance/certify/failure-timelines.js'
+import { formatInteractionCoverage, interactionStatement } from '../interaction-text.js'
 
 /** A failure's timeline for the page, or why there is none. */
 /** What the page needs besides the report. */
@@ -227,6 +228,10 @@ export function renderCertificateHtml(report: Report, options: CertificatePageOp
     ['profile', `${report.profile}, seed ${report.seed}`],
     ...baselineMeta(report),
     ['work', `${report.directedCases} directed cases, ${report.runs} simulated runs, ${report.units.ran} of ${report.units.planned} units, ${(report.durationMs / 1000).toFixed(1)} s`],
+    ...(report.interactionCoverage ? [
+      ['interactions', interactionStatement(report.interactionCoverage)] as [string, string],
+      ['interaction coverage', formatInteractionCoverage(report.interactionCoverage).replace(/^interaction coverage /, '')] as [string, string],
+    ] : []),
   ]
   const failures = report.clauses.filter((c) => c.status === 'fail')
   const title = `dsh-kit certificate: ${a.name}@${a.version}`
