@@ -372,7 +372,7 @@ function checkpointing(options: CampaignOptions, settings: CampaignSettings, sha
     for (const result of restore.results as SeedResult[]) {
       if (stopped) break
       const { reports, stop } = ledger.add(result)
-      state.results.push(result)
+      state.results.push({ ...result, transitions: Array.from(result.transitions) })
       for (const { slot, failure } of reports) {
         const saved = restore.failures[slot]
         if (saved) ledger.fill(slot, saved)
@@ -384,7 +384,8 @@ function checkpointing(options: CampaignOptions, settings: CampaignSettings, sha
   }
   return {
     first: state.results.length, stopped, unreported,
-    taken: (result) => { state.results.push(result); checkpoint.save(state) },
+    // Transitions come as a typed array, which JSON would write as an object: saved as a plain one.
+    taken: (result) => { state.results.push({ ...result, transitions: Array.from(result.transitions) }); checkpoint.save(state) },
     filled: (slot) => { state.failures[slot] = ledger.failures[slot] ?? null; checkpoint.save(state) },
   }
 }
