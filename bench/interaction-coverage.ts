@@ -7,16 +7,22 @@
  * `interactionGrowth` (covered 2- and 3-way combinations after each seed that added one).
  *
  *     npm run build && node dist/bench/interaction-coverage.js [--adapter <module>] [--time 10m]
- *         [--seed 1] [--workers 2] [--modes interaction,default,guided,unguided] [--json <file>]
+ *         [--interaction-time 60m] [--seed 1] [--workers 2] [--modes interaction,default,guided,unguided]
+ *         [--from <mode>=<fuzz.json>]... [--certify] [--json <file>] [--record --commit <sha>] [--write]
  *
  * Prints one table of coverage by runs (a column per mode) and one line per mode: its runs, wall
  * time, final coverage, and the runs and (interpolated) seconds at which it covered every 2-way and
- * every 3-way combination, if it did.
+ * every 3-way combination, if it did. The interaction mode runs until it has explored its stream
+ * (at most `--interaction-time`); the others for `--time` each. `--from mode=file` takes a mode's
+ * `fuzz --json` report measured before instead of running it; `--certify` also runs `certify
+ * --profile thorough` and records its coverage and wall time. `--record` keeps the measurement in
+ * `bench/interaction-coverage.json` (with the commit and the machine's load), and `--write` (alone or
+ * with `--record`) rewrites RESULTS.md's section from it; `npm run bench` prints the same section.
  * @module
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isMain, table } from './common.js'
@@ -53,20 +59,51 @@ function cli(args: readonly string[]): Promise<{ exit: number; seconds: number }
   })
 }
 
-async function measure(mode: string, o: { adapter?: string; time: string; seed: string; workers: string; out: string }): Promise<ModeResult> {
-  const json = join(o.out, `${mode}.json`)
-  const run = await cli([
-    'fuzz', ...(o.adapter ? ['--adapter', o.adapter] : []), ...MODES[mode]!, '--time', o.time, '--seed', o.seed, '--workers', o.workers,
-    '--keep-going', '--no-timelines', '--out', join(o.out, mode), '--json', json,
-  ])
-  const report = JSON.parse(readFileSync(json, 'utf8')) as {
-    runs: number; stoppedBy: string; interactionCoverage: { t: number; covered: number; total: number }[]; interactionGrowth: [number, number, number][]
-  }
+interface FuzzJson {
+  runs: number; stoppedBy: string; durationMs?: number; interactionCoverage: { t: number; covered: number; total: number }[]; interactionGrowth: [number, number, number][]
+}
+
+/** A mode's result from its `fuzz --json` report (`seconds`: the child's wall time, else the report's). */
+export function fromReport(mode: string, report: FuzzJson, exit: number, seconds?: number): ModeResult {
   const level = (t: number): { covered: number; total: number } => report.interactionCoverage.find((l) => l.t === t)!
   return {
-    mode, exit: run.exit, runs: report.runs, seconds: run.seconds, stoppedBy: report.stoppedBy,
+    mode, exit, runs: report.runs, seconds: seconds ?? (report.durationMs ?? 0) / 1000, stoppedBy: report.stoppedBy,
     totals: [level(2).total, level(3).total], covered: [level(2).covered, level(3).covered], growth: report.interactionGrowth,
   }
+}
+
+async function measure(mode: string, o: { adapter?: string; time: string; interactionTime: string; seed: string; workers: string; out: string }): Promise<ModeResult> {
+  const json = join(o.out, `${mode}.json`)
+  const run = await cli([
+    'fuzz', ...(o.adapter ? ['--adapter', o.adapter] : []), ...MODES[mode]!, '--time', mode === 'interaction' ? o.interactionTime : o.time, '--seed', o.seed, '--workers', o.workers,
+    '--keep-going', '--no-timelines', '--out', join(o.out, mode), '--json', json,
+  ])
+  return fromReport(mode, JSON.parse(readFileSync(json, 'utf8')) as FuzzJson, run.exit, run.seconds)
+}
+
+/** What `certify --profile thorough` covered, and how long it took. */
+export interface CertifyCoverage {
+  readonly exit: number
+  readonly seconds: number
+  readonly runs: number
+  readonly levels: readonly { readonly t: number; readonly covered: number; readonly total: number }[]
+}
+
+async function certifyCoverage(o: { adapter?: string; workers: string; out: string }): Promise<CertifyCoverage> {
+  const json = join(o.out, 'certify.json')
+  const run = await cli(['certify', ...(o.adapter ? ['--adapter', o.adapter] : []), '--profile', 'thorough', '--workers', o.workers, '--out', join(o.out, 'certify'), '--json', json])
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: number; interactionCoverage: { t: number; covered: number; total: number }[] }
+  return { exit: run.exit, seconds: run.seconds, runs: report.runs, levels: report.interactionCoverage }
+}
+
+/** A recorded measurement (`bench/interaction-coverage.json`). */
+export interface InteractionRecord {
+  readonly commit: string
+  readonly date: string
+  readonly options: { readonly adapter?: string; readonly time: string; readonly interactionTime: string; readonly seed: string; readonly workers: string }
+  readonly load: { readonly start: string; readonly end: string }
+  readonly results: readonly ModeResult[]
+  readonly certify?: CertifyCoverage
 }
 
 /** Covered 2- and 3-way combinations after `runs` runs (the last growth point at or before it). */
@@ -112,22 +149,94 @@ function option(name: string): string | undefined {
   return value
 }
 
+const RECORD = fileURLToPath(new URL('../../bench/interaction-coverage.json', import.meta.url))
+const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url))
+/** The section's heading in RESULTS.md. */
+export const INTERACTION_HEADING = '## 11. Interaction coverage: the interaction mode vs guided vs unguided (recorded)'
+
+/** The recorded measurement, if any. */
+export function readInteractionRecord(file = RECORD): InteractionRecord | undefined {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as InteractionRecord : undefined
+}
+
+/** The RESULTS.md section body for the recorded measurement. */
+export function interactionSection(record: InteractionRecord | undefined): string {
+  if (record === undefined) return 'Not recorded yet: `node dist/bench/interaction-coverage.js --certify --record --commit <sha> --write`.'
+  const o = record.options
+  const certify = record.certify
+  const certifyLine = certify
+    ? `\n\n\`certify --profile thorough --workers ${o.workers}\` on the same adapter: ${certify.levels.map((l) => `${l.t}-way ${l.covered}/${l.total}`).join(', ')} in ${certify.seconds.toFixed(0)} s wall (${certify.runs.toLocaleString('en-US')} simulated runs, exit ${certify.exit}).`
+    : ''
+  return `Measured at ${record.commit} on ${record.date.slice(0, 10)}: \`node dist/bench/interaction-coverage.js${o.adapter ? ` --adapter ${o.adapter}` : ''} --time ${o.time} --interaction-time ${o.interactionTime} --seed ${o.seed} --workers ${o.workers} --certify\`, `
+    + `each campaign through the CLI, one after another (load average ${record.load.start} at start, ${record.load.end} at end, on ${o.workers} workers of 2 cores: wall times are pessimistic when the load is above 2). `
+    + `Coverage is of the scope stated in scenarios/README.md ("Interaction coverage"), counted from each report's interactionGrowth.\n\n${coverageTables(record.results)}${certifyLine}`
+}
+
+/** The goal rows of RESULTS.md for the recorded measurement. */
+export function interactionGoals(record: InteractionRecord | undefined): string[][] {
+  const mode = record?.results.find((r) => r.mode === 'interaction')
+  const three = mode ? runsToFull(mode.growth, 1, mode.totals[1]) : undefined
+  const threeRow = ['3-way interaction coverage (interaction mode)', '100% of the stated scope within 60 min on 2 cores',
+    mode ? (three !== undefined ? `100% (${mode.totals[1]}) at run ${three.toLocaleString('en-US')}, ~${Math.round((three / mode.runs) * mode.seconds / 60)} min` : `${mode.covered[1]}/${mode.totals[1]} after ${(mode.seconds / 60).toFixed(0)} min`) : 'not recorded (§10)',
+    mode && three !== undefined && (three / mode.runs) * mode.seconds <= 3600 ? 'yes' : 'no']
+  const certify = record?.certify?.levels.find((l) => l.t === 2)
+  const twoRow = ['2-way interaction coverage (certify thorough)', 'every 2-way combination of the scope', certify ? `${certify.covered}/${certify.total} in ${record!.certify!.seconds.toFixed(0)} s` : 'not recorded (§10)', certify && certify.covered === certify.total ? 'yes' : 'no']
+  return [threeRow, twoRow]
+}
+
+/** Replace §10's body and its goal rows in RESULTS.md text. */
+export function rewriteInteractionResults(text: string, record: InteractionRecord | undefined): string {
+  const section = `${INTERACTION_HEADING}\n\n${interactionSection(record)}\n`
+  const start = text.indexOf(INTERACTION_HEADING)
+  const end = text.indexOf('\n## Goals vs measured', Math.max(start, 0))
+  let out = start >= 0 && end > start ? `${text.slice(0, start)}${section}${text.slice(end)}`
+    : end >= 0 ? `${text.slice(0, end)}\n${section}${text.slice(end)}` : `${text.trimEnd()}\n\n${section}`
+  for (const row of interactionGoals(record)) {
+    const line = `| ${row.join(' | ')} |`
+    const pattern = new RegExp(`^\\| ${row[0]!.replace(/[()]/g, '\\$&')} \\|.*$`, 'm')
+    if (pattern.test(out)) out = out.replace(pattern, line)
+    else {
+      const tableAt = out.indexOf('| goal | target | measured | met |')
+      if (tableAt < 0) continue
+      const after = out.indexOf('\n\n', tableAt)
+      out = after < 0 ? `${out.trimEnd()}\n${line}\n` : `${out.slice(0, after)}\n${line}${out.slice(after)}`
+    }
+  }
+  return out
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--write') && !process.argv.includes('--record')) {
+    writeFileSync(RESULTS, rewriteInteractionResults(readFileSync(RESULTS, 'utf8'), readInteractionRecord()))
+    return
+  }
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`)
   const modes = (option('modes') ?? 'interaction,default,guided,unguided').split(',')
   for (const m of modes) if (MODES[m] === undefined) throw new Error(`--modes: unknown mode "${m}" (${Object.keys(MODES).join(', ')})`)
+  const reused = new Map(process.argv.flatMap((a, i) => (process.argv[i - 1] === '--from' ? [a.split('=') as [string, string]] : [])))
   const out = mkdtempSync(join(tmpdir(), 'dsh-interaction-coverage-'))
   const adapter = option('adapter')
-  const o = { ...(adapter ? { adapter } : {}), time: option('time') ?? '10m', seed: option('seed') ?? '1', workers: option('workers') ?? '2', out }
+  const o = { ...(adapter ? { adapter } : {}), time: option('time') ?? '10m', interactionTime: option('interaction-time') ?? '60m', seed: option('seed') ?? '1', workers: option('workers') ?? '2', out }
+  const loadStart = loadavg().map((l) => l.toFixed(2)).join(' / ')
   const results: ModeResult[] = []
   for (const mode of modes) {
-    const r = await measure(mode, o)
+    const file = reused.get(mode)
+    const r = file ? fromReport(mode, JSON.parse(readFileSync(file, 'utf8')) as FuzzJson, 0) : await measure(mode, o)
     results.push(r)
     console.error(`${mode}: ${r.runs} runs in ${r.seconds.toFixed(0)} s (${r.stoppedBy}), 2-way ${r.covered[0]}/${r.totals[0]}, 3-way ${r.covered[1]}/${r.totals[1]}`)
   }
+  const certify = process.argv.includes('--certify') ? await certifyCoverage(o) : undefined
+  if (certify) console.error(`certify thorough: ${certify.levels.map((l) => `${l.t}-way ${l.covered}/${l.total}`).join(', ')} in ${certify.seconds.toFixed(0)} s`)
+  const record: InteractionRecord = {
+    commit: option('commit') ?? 'uncommitted', date: new Date().toISOString(),
+    options: { ...(adapter ? { adapter } : {}), time: o.time, interactionTime: o.interactionTime, seed: o.seed, workers: o.workers },
+    load: { start: loadStart, end: loadavg().map((l) => l.toFixed(2)).join(' / ') }, results, ...(certify ? { certify } : {}),
+  }
   const jsonOut = option('json')
-  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ options: o, results }, null, 1)}\n`)
-  console.log(coverageTables(results))
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(record, null, 1)}\n`)
+  if (process.argv.includes('--record')) writeFileSync(RECORD, `${JSON.stringify(record, null, 1)}\n`)
+  if (process.argv.includes('--write')) writeFileSync(RESULTS, rewriteInteractionResults(readFileSync(RESULTS, 'utf8'), record))
+  console.log(interactionSection(record))
 }
 
 if (isMain(import.meta.url)) {
