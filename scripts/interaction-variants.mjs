@@ -3,7 +3,8 @@
 // reference factory, twice: under the mode's schedules (bounded DFS, conformance/interaction/schedules.ts)
 // and under a deeper exploration. What the deeper one reaches is the scope's feasible situations for
 // the trigger; the variants the mode runs are chosen greedily to reach every situation the mode's own
-// schedules can reach. Deterministic: the same kit writes the same file.
+// schedules can reach, then every feasible one the deeper schedules reach (the mode's pass 1 explores
+// as deep). Deterministic: the same kit writes the same file.
 //
 //   npm run build && node scripts/interaction-variants.mjs [--write]
 //
@@ -22,12 +23,14 @@ let programs = 0
 for (const trigger of TRIGGERS) {
   const feasible = new Set()
   const reached = []
+  const deepReached = []
   for (const v of variantsOf(trigger)) {
     programs++
     const mode = await probeSituations(trigger, v, { bound: MODE_SCHEDULES })
     const deep = await probeSituations(trigger, v, { bound: EXPLORED })
     for (const s of [...mode, ...deep]) feasible.add(s)
     if (mode.size > 0) reached.push([variantName(v), [...mode].sort()])
+    if (deep.size > 0) deepReached.push([variantName(v), [...deep].sort(), [...mode].sort()])
   }
   // Greedy cover of what the mode's schedules reach: most new situations first, the family's order on
   // ties. For the actor trigger, positions in a1's own sequence first: what a racing a2 meets depends
@@ -45,6 +48,19 @@ for (const trigger of TRIGGERS) {
     chosen.push(best.r)
     for (const s of best.r[1]) left.delete(s)
   }
+  // Then what only the deeper schedules meet (the mode's pass 1 explores as deep): the variants that
+  // meet it there, greedily, listed with what they meet under the mode's own schedules.
+  const deepLeft = new Set([...feasible].filter((s) => !chosen.some(([, got]) => got.includes(s))))
+  while (deepLeft.size > 0) {
+    let best
+    for (const r of deepReached) {
+      const gain = r[1].filter((s) => deepLeft.has(s)).length
+      if (gain > 0 && (best === undefined || gain > best.gain)) best = { r, gain }
+    }
+    if (best === undefined) break
+    if (!chosen.some(([name]) => name === best.r[0])) chosen.push([best.r[0], best.r[2]])
+    for (const s of best.r[1]) deepLeft.delete(s)
+  }
   table[trigger] = { feasible: [...feasible].sort(), variants: chosen }
   process.stderr.write(`${trigger}: ${feasible.size} feasible, ${chosen.length} variants\n`)
 }
@@ -61,7 +77,8 @@ const text = `/**
  * can meet in the family's programs, found by exploring every variant on the reference factory with
  * up to ${EXPLORED.preemptionBound} preemptions and ${EXPLORED.maxSchedules} schedules (the scope's feasible situations), and the
  * variants the interaction mode runs, chosen greedily to reach every situation the mode's own
- * schedules reach (${MODE_SCHEDULES.preemptionBound} preemptions, ${MODE_SCHEDULES.maxSchedules} schedules), each with what it reaches.
+ * schedules reach (${MODE_SCHEDULES.preemptionBound} preemptions, ${MODE_SCHEDULES.maxSchedules} schedules), then every feasible one the deeper
+ * exploration reaches (the mode's pass 1), each with what it reaches under the mode's schedules.
  * @module
  */
 

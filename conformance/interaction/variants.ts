@@ -5,7 +5,8 @@
  * can meet in the family's programs, found by exploring every variant on the reference factory with
  * up to 3 preemptions and 128 schedules (the scope's feasible situations), and the
  * variants the interaction mode runs, chosen greedily to reach every situation the mode's own
- * schedules reach (2 preemptions, 32 schedules), each with what it reaches.
+ * schedules reach (2 preemptions, 32 schedules), then every feasible one the deeper
+ * exploration reaches (the mode's pass 1), each with what it reaches under the mode's schedules.
  * @module
  */
 
@@ -20,6 +21,7 @@ export const VARIANT_TABLE: Readonly<Record<string, { readonly feasible: readonl
       ["inject at=3", ["idle|no|live", "idle|yes|live", "step|no|live", "step|yes|live", "turn|no|live", "turn|yes|live"]],
       ["maintenance-dispose at=1", ["absent|no|gone", "idle|no|disposing", "idle|no|live"]],
       ["create", ["absent|no|creating", "absent|no|none", "idle|no|live"]],
+      ["dispose", ["absent|no|creating", "idle|no|live"]],
     ],
   },
   "session/created": {
