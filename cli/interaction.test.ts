@@ -31,7 +31,7 @@ describe('fuzz --interaction', () => {
     expect(report.interactions).toBe('only')
     expect(run.stdout).toMatch(/the interaction suite: small programs, each under its bounded schedules/)
     expect(run.stdout).toMatch(/rerun: {3}npx dsh-kit fuzz --adapter \S+ --strategy portfolio --seed \d+ --runs 1 --interaction/)
-    expect(run.stderr).toMatch(/seeds \d+\/2080 \(\d+%\), ETA \d/)
+    expect(run.stderr).toMatch(/seeds \d+\/\d+ \(\d+%\), ETA \d/)
   }, 120_000)
 
   it('resumes from a checkpoint exactly, refuses another campaign\'s, and merges shards into the unsharded coverage', async () => {
