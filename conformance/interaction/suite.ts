@@ -13,6 +13,7 @@
  * @module
  */
 import type { Program } from '../../sim/program/program.js'
+import { validateProgram } from '../../sim/program/program.js'
 import { canonicalKey } from './canonical.js'
 import { interactionProgram, variantName, variantsOf } from './programs.js'
 import type { InteractionSpec } from './programs.js'
@@ -91,7 +92,8 @@ function buildSuite(options: ScopeOptions): InteractionSuite {
         if (round >= variants.length || !actionAllowed(trigger, action)) continue
         const variant = variants[(round + rank) % variants.length]!
         const program = interactionProgram({ ...variant, trigger, action })
-        if (program === undefined) continue
+        // A combination the language refuses as a whole program (an operation naming what nothing defines) is not run.
+        if (program === undefined || !valid(program)) continue
         const canonical = canonicalKey(program)
         if (seen.has(canonical)) continue
         seen.add(canonical)
@@ -105,6 +107,15 @@ function buildSuite(options: ScopeOptions): InteractionSuite {
     })
   }
   return { entries, pairwise }
+}
+
+function valid(program: Program): boolean {
+  try {
+    validateProgram(program)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The program at `index` of the suite (undefined past its end). */
