@@ -37,7 +37,7 @@ import { uses } from './draw.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import { CampaignLedger, lostFailure } from './ledger.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
-import { campaignContext, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
+import { campaignContext, interactionIndex, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
 import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './types.js'
@@ -57,6 +57,9 @@ export class CampaignError extends Error {
 
 /** Default wall-clock budget of one run seed (or one failure's shrink) in a worker. */
 export const DEFAULT_SEED_TIMEOUT_MS = 30_000
+
+/** An interaction seed's budget, in seed budgets (it runs its program under up to 128 schedules). */
+const INTERACTION_SEED_TIMEOUTS = 4
 
 /** Run a campaign; returns what it found (it throws only for bad options). */
 export async function runCampaign(options: CampaignOptions = {}): Promise<CampaignReport> {
@@ -292,7 +295,8 @@ async function runInWorkers(
   const runSeedUnit = async (j: number): Promise<SeedResult> => {
     const r = o.seedAt(j)
     const drawn = o.guided?.programFor(j)
-    const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) })
+    // An interaction seed makes up to 128 runs (its schedules), not one: its budget is wider.
+    const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) }, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS)
     if (outcome.kind === 'done') return outcome.result as SeedResult
     if (outcome.kind === 'error') throw outcome.error
     return lostSeed(ctx, r, outcome.detail, drawn)
