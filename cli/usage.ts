@@ -31,7 +31,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   (default --runs 100, or 500 for a scenario). Random programs are guided by state coverage (default
   --guidance on): programs whose runs reached abstract transitions of the runtime no earlier run
   reached are kept and mutated; --no-scenario-mix leaves the named scenarios out of the mix. One seed
-  in 16 runs a program of the interaction suite (small programs of one session: every trigger with
+  in 16 also runs a program of the interaction suite (small programs of one session: every trigger with
   every action, under every schedule of up to 2 preemptions); --no-interaction-mix leaves it out, and
   --interaction runs the suite alone (it stops when explored: shardable, with an ETA, and resumable
   from --checkpoint <file>, which --guidance off campaigns take too). The report gives the transitions

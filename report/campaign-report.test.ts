@@ -167,7 +167,7 @@ describe('campaign', () => {
 
   it('guided: the first GUIDANCE_LAG + 1 seeds are the unguided campaign\'s, later seeds mostly run corpus mutants, and state coverage is reported with its growth', async () => {
     const first = GUIDANCE_LAG + 1
-    // Guidance alone (the interaction suite's seeds feed the corpus too, and cost many runs each).
+    // Guidance alone (the interaction suite's runs beside one seed in 16 cost many runs each).
     const guided = await runCampaign({ runs: first, seed: 40, interactions: 'off' })
     const unguided = await runCampaign({ runs: first, seed: 40, guidance: false, interactions: 'off' })
     expect(guided.guidance).toBe('on')
@@ -212,7 +212,7 @@ describe('campaign', () => {
     // Seeds 12..15 are the first scenario block: with the mix they run a named scenario (see above).
     const report = await runCampaign({ seed: 12, runs: 4, mixScenarios: false })
     expect(report.goals!.reached).toEqual({})
-    expect(formatCampaign(report)).toMatch(/random programs \(full mix, swarm and the interaction suite by seed block, guided by state coverage/)
+    expect(formatCampaign(report)).toMatch(/random programs \(full mix, swarm by seed block, guided by state coverage: mostly mutants of a corpus, and the interaction suite beside one seed in 16\)/)
   })
 
   it('stops when shouldStop says so (the CLI time budget), and refuses bad options', async () => {

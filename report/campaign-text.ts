@@ -60,8 +60,9 @@ export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaig
 function programKinds(report: CampaignReport): string {
   if (report.interactions === 'only') return 'the interaction suite: small programs, each under its bounded schedules'
   const mixed = report.goals !== undefined && Object.keys(report.goals.reached).length > 0
-  const kinds = `full mix, swarm${mixed ? ', named scenarios' : ''}${report.interactions === 'mix' ? ' and the interaction suite' : ''} by seed block`
-  return report.guidance === 'on' ? `${kinds}, guided by state coverage: mostly mutants of a corpus` : `${kinds}, one per run seed`
+  const kinds = `full mix, swarm${mixed ? ' and named scenarios' : ''} by seed block`
+  const beside = report.interactions === 'mix' ? ', and the interaction suite beside one seed in 16' : ''
+  return report.guidance === 'on' ? `${kinds}, guided by state coverage: mostly mutants of a corpus${beside}` : `${kinds}, one per run seed${beside}`
 }
 
 const pct = (share: number): string => `${Math.round(share * 100)}%`

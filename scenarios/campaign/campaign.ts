@@ -144,7 +144,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(runSeed === undefined ? {} : { runSeed }),
   })
   const seedAt = (j: number): number => seed + (shard.index - 1) + j * shard.count
-  const guided = settings.guidance ? new GuidedDraw(ledger.corpus, arbitrary, ctx.mix, seedAt, maxSeeds, settings.interactions === 'mix') : undefined
+  const guided = settings.guidance ? new GuidedDraw(ledger.corpus, arbitrary, ctx.mix, seedAt, maxSeeds) : undefined
   const saving = checkpointing(options, settings, shard, ledger)
   const first = saving?.first ?? 0
   for (const { slot, failure } of saving?.unreported ?? []) {

@@ -10,7 +10,6 @@ import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { swarmOptionsArbitrary } from '../arbitraries/swarm.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import type { Scenario } from '../catalog/scenario.js'
-import { interactionIndexOfSeed, interactionRun } from '../interaction/seeds.js'
 
 /** The options of a caller that gives none (one object, so its arbitraries are built once). */
 const NO_OPTIONS: ArbitraryOptions = Object.freeze({})
@@ -34,21 +33,13 @@ export function scenarioMix(options: ArbitraryOptions = {}): readonly Scenario[]
  *   from it, so features that crowd each other out in the full mix still meet;
  * - 3: a named scenario (the `⌊b/4⌋`-th of {@link scenarioMix}, cyclically), a hand-built race
  *   random programs reach only rarely.
- *
- * With `interactions` (the default), one seed in 16 (`r mod 16 = 5`, in a full-mix block) runs the
- * interaction suite's program of index `⌊r/16⌋` instead (`interaction/seeds.ts`), under its own
- * schedules.
  */
-export function programForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options), interactions = true): Program {
-  return drawForSeed(r, options, mix, interactions).program
+export function programForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options)): Program {
+  return drawForSeed(r, options, mix).program
 }
 
-/** {@link programForSeed}, and the named scenario or interaction index it came from (if it did). */
-export function drawForSeed(
-  r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options), interactions = true,
-): { program: Program; scenario?: Scenario; interaction?: number } {
-  const interaction = interactions ? interactionIndexOfSeed(r) : undefined
-  if (interaction !== undefined) return { program: interactionRun(interaction, options).entry.program, interaction }
+/** {@link programForSeed}, and the named scenario it came from (if it did). */
+export function drawForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, mix: readonly Scenario[] = scenarioMix(options)): { program: Program; scenario?: Scenario } {
   const scenario = scenarioOfSeed(r, mix)
   if (scenario) return { program: { ...scenario.program, name: `scenario ${scenario.name} ${r}` }, scenario }
   const swarm = Math.floor(r / 4) % 4 === 2

@@ -63,8 +63,9 @@ export interface CampaignSettings {
   /** Random-program mode: mix the named scenarios in (every fourth seed block). */
   readonly mixScenarios: boolean
   /**
-   * Random-program mode and the interaction suite (`interaction/`): `mix` runs one seed in 16 from it
-   * (the default), `only` runs nothing else (an interaction campaign), `off` never.
+   * Random-program mode and the interaction suite (`interaction/`): `mix` runs a program of it beside
+   * the own program of one seed in 16 (the default), `only` runs nothing else (an interaction
+   * campaign), `off` never.
    */
   readonly interactions: 'mix' | 'only' | 'off'
 }
@@ -183,33 +184,47 @@ export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgra
   if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
   if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
   if (drawn?.origin === 'mutant') return { program: drawn.program }
-  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix, ctx.settings.interactions === 'mix')
+  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
-/** Whether run seed `r` runs the interaction suite (and which index of it). */
+/** Whether run seed `r` runs the interaction suite (and which index of it): every seed of an interaction campaign, one in 16 of a mixed one. */
 export function interactionIndex(ctx: CampaignContext, r: number): number | undefined {
   if (ctx.scenario || ctx.settings.interactions === 'off') return undefined
   return ctx.settings.interactions === 'only' ? r : interactionIndexOfSeed(r)
 }
 
-/** Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each run checked. */
+/**
+ * Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each
+ * run checked. In a mixed campaign, an interaction seed then also runs its program of the interaction
+ * suite under the mode's schedules: beside the seed's own program, not instead of it, so every seed
+ * runs what it ran without the mix. Those runs count toward the interaction coverage, not toward the
+ * state coverage and the corpus (which then evolve as without the mix).
+ */
 export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProgram): Promise<SeedResult> {
-  const { program, scenario: drawnFrom, interaction } = seedProgram(ctx, r, drawn)
+  const { program, scenario: drawnFrom } = seedProgram(ctx, r, drawn)
   const kind = ctx.settings.strategy
-  // An interaction seed runs its program under the mode's own schedules (each strategy begun already).
-  const begun = interaction !== undefined
-  const strategies: Iterable<Strategy> = begun ? interactionRun(interaction, ctx.settings.arbitrary).schedules()
-    : kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
+  const only = ctx.settings.interactions === 'only'
   const runs: SeedRun[] = []
   const transitions = new Set<string>()
   const interactions = new Set<string>()
-  for (const strategy of strategies) {
-    if (!begun && kind !== 'dfs' && !strategy.beginRun()) break
-    const name = strategy.name
-    const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    for (const t of stateTransitionSet(result.trace)) transitions.add(t)
-    for (const i of interactionsOf(result.trace)) if (inScope(i)) interactions.add(interactionKey(i))
-    runs.push(await seedRun(ctx, program, result, name, drawnFrom))
+  const runAll = async (p: Program, strategies: Iterable<Strategy>, begun: boolean, guides: boolean, from: Scenario | undefined): Promise<void> => {
+    for (const strategy of strategies) {
+      if (!begun && !strategy.beginRun()) break
+      const name = strategy.name
+      const result = await runProgram(p, strategy, { process: ctx.adapter.processFactory })
+      if (guides) for (const t of stateTransitionSet(result.trace)) transitions.add(t)
+      for (const i of interactionsOf(result.trace)) if (inScope(i)) interactions.add(interactionKey(i))
+      runs.push(await seedRun(ctx, p, result, name, from))
+    }
+  }
+  if (only) await runAll(program, interactionRun(r, ctx.settings.arbitrary).schedules(), true, true, undefined)
+  else {
+    await runAll(program, kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)], kind === 'dfs', true, drawnFrom)
+    const k = interactionIndex(ctx, r)
+    if (k !== undefined) {
+      const extra = interactionRun(k, ctx.settings.arbitrary)
+      await runAll(extra.entry.program, extra.schedules(), true, false, undefined)
+    }
   }
   const fresh = interactionsToReport(ctx, r, interactions)
   return {

@@ -86,7 +86,7 @@ export interface CampaignOptions {
   readonly mixScenarios?: boolean
   /**
    * The interaction suite (`conformance/interaction/`, `interaction/seeds.ts`): `mix` (default) runs
-   * one seed in 16 from it; `only` is an interaction campaign (seed `r` runs index `r` of the mode's
+   * a program of it beside the own program of one seed in 16; `only` is an interaction campaign (seed `r` runs index `r` of the mode's
    * stream: by default every program of the suite in its two bounded passes, then it stops as
    * exhausted); `off` never.
    */

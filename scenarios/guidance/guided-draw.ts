@@ -25,7 +25,6 @@ import type { Program } from '../../sim/program/program.js'
 import { createRng } from '../../sim/streams.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { drawForSeed, scenarioOfSeed } from '../campaign/draw.js'
-import { interactionIndexOfSeed } from '../interaction/seeds.js'
 import type { Scenario } from '../catalog/scenario.js'
 import type { Corpus } from './corpus.js'
 import { mutateProgram } from './mutate.js'
@@ -45,14 +44,10 @@ const DONORS = 3
  */
 export type DrawnProgram =
   | { readonly origin: 'mutant'; readonly program: Program }
-  | { readonly origin: 'fresh' | 'scenario' | 'interaction' }
+  | { readonly origin: 'fresh' | 'scenario' }
 
-/**
- * Draw one seed's program (see the module doc); `corpus` undefined: from the empty corpus. An
- * interaction seed (when `interactions`) runs its program of the interaction suite, like a scenario seed its scenario.
- */
-export function drawGuided(r: number, corpus: Corpus | undefined, arbitrary: ArbitraryOptions, mix: readonly Scenario[], interactions = true): DrawnProgram {
-  if (interactions && interactionIndexOfSeed(r) !== undefined) return { origin: 'interaction' }
+/** Draw one seed's program (see the module doc); `corpus` undefined: from the empty corpus. */
+export function drawGuided(r: number, corpus: Corpus | undefined, arbitrary: ArbitraryOptions, mix: readonly Scenario[]): DrawnProgram {
   if (scenarioOfSeed(r, mix)) return { origin: 'scenario' }
   const rng = createRng(r, 'guidance')
   if (corpus === undefined || corpus.entries.length === 0 || rng.bool(FRESH_SHARE)) return { origin: 'fresh' }
@@ -72,7 +67,7 @@ export class GuidedDraw {
    */
   constructor(
     private readonly corpus: Corpus, private readonly arbitrary: ArbitraryOptions, private readonly mix: readonly Scenario[],
-    private readonly seedAt: (j: number) => number, private readonly maxSeeds: number, private readonly interactions = true,
+    private readonly seedAt: (j: number) => number, private readonly maxSeeds: number,
   ) {}
 
   /**
@@ -81,7 +76,7 @@ export class GuidedDraw {
    */
   programFor(j: number): DrawnProgram {
     let drawn = this.#drawn.get(j)
-    if (drawn === undefined && j <= GUIDANCE_LAG) this.#drawn.set(j, (drawn = drawGuided(this.seedAt(j), undefined, this.arbitrary, this.mix, this.interactions)))
+    if (drawn === undefined && j <= GUIDANCE_LAG) this.#drawn.set(j, (drawn = drawGuided(this.seedAt(j), undefined, this.arbitrary, this.mix)))
     if (drawn === undefined) throw new Error(`guided draw: seed ${j} is not drawn yet (the ledger must take seed ${j - GUIDANCE_LAG - 1} first)`)
     return drawn
   }
@@ -89,7 +84,7 @@ export class GuidedDraw {
   /** The program the `j`-th seed ran, for the corpus: a function, so a seed's own program is drawn again only if it is kept. */
   corpusProgram(j: number): () => Program {
     const drawn = this.programFor(j)
-    return drawn.origin === 'mutant' ? () => drawn.program : () => drawForSeed(this.seedAt(j), this.arbitrary, this.mix, this.interactions).program
+    return drawn.origin === 'mutant' ? () => drawn.program : () => drawForSeed(this.seedAt(j), this.arbitrary, this.mix).program
   }
 
   /** The ledger took the `j`-th seed (after it fed the corpus): its program is dropped, seed `j+L+1`'s drawn. */
@@ -100,6 +95,6 @@ export class GuidedDraw {
 
   #draw(j: number): void {
     if (j >= this.maxSeeds) return
-    this.#drawn.set(j, drawGuided(this.seedAt(j), this.corpus, this.arbitrary, this.mix, this.interactions))
+    this.#drawn.set(j, drawGuided(this.seedAt(j), this.corpus, this.arbitrary, this.mix))
   }
 }

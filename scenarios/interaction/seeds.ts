@@ -10,9 +10,9 @@
  * - later passes, 8 PCT schedules seeded by `k` (depth `1 + k mod 3`): fresh schedules, as long as
  *   the campaign runs.
  *
- * A default campaign mixes the mode in: run seed `r` with `r mod 16 = 5` (one seed in 16, in a
- * block of full-mix random programs) runs index `⌊r/16⌋`, so the suite starts at the first such
- * seed of any campaign and its order (most disruptive actions first) decides what comes early.
+ * A default campaign mixes the mode in: run seed `r` with `r mod 16 = 5` (one seed in 16) runs
+ * index `⌊r/16⌋` beside its own program, so the suite starts at the first such seed of any campaign
+ * and its order (most disruptive actions first) decides what comes early.
  * An interaction campaign (`--interaction`) runs index `r` for every seed `r`.
  * @module
  */
