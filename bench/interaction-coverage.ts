@@ -8,7 +8,7 @@
  *
  *     npm run build && node dist/bench/interaction-coverage.js [--adapter <module>] [--time 10m]
  *         [--interaction-time 60m] [--seed 1] [--workers 2] [--modes interaction,default,guided,unguided]
- *         [--from <mode>=<fuzz.json>]... [--certify] [--json <file>] [--record --commit <sha>] [--write]
+ *         [--from <mode>=<fuzz.json>]... [--certify] [--json <file>] [--record --commit <sha>] [--note <text>] [--write]
  *
  * Prints one table of coverage by runs (a column per mode) and one line per mode: its runs, wall
  * time, final coverage, and the runs and (interpolated) seconds at which it covered every 2-way and
@@ -104,6 +104,8 @@ export interface InteractionRecord {
   readonly load: { readonly start: string; readonly end: string }
   readonly results: readonly ModeResult[]
   readonly certify?: CertifyCoverage
+  /** What the reader needs to know about how it was measured (`--note`), e.g. which reports `--from` reused. */
+  readonly note?: string
 }
 
 /** Covered 2- and 3-way combinations after `runs` runs (the last growth point at or before it). */
@@ -169,7 +171,7 @@ export function interactionSection(record: InteractionRecord | undefined): strin
     : ''
   return `Measured at ${record.commit} on ${record.date.slice(0, 10)}: \`node dist/bench/interaction-coverage.js${o.adapter ? ` --adapter ${o.adapter}` : ''} --time ${o.time} --interaction-time ${o.interactionTime} --seed ${o.seed} --workers ${o.workers} --certify\`, `
     + `each campaign through the CLI, one after another (load average ${record.load.start} at start, ${record.load.end} at end, on ${o.workers} workers of 2 cores: wall times are pessimistic when the load is above 2). `
-    + `Coverage is of the scope stated in scenarios/README.md ("Interaction coverage"), counted from each report's interactionGrowth.\n\n${coverageTables(record.results)}${certifyLine}`
+    + `Coverage is of the scope stated in scenarios/README.md ("Interaction coverage"), counted from each report's interactionGrowth.${record.note ? ` ${record.note}` : ''}\n\n${coverageTables(record.results)}${certifyLine}`
 }
 
 /** The goal rows of RESULTS.md for the recorded measurement. */
@@ -177,14 +179,14 @@ export function interactionGoals(record: InteractionRecord | undefined): string[
   const mode = record?.results.find((r) => r.mode === 'interaction')
   const three = mode ? runsToFull(mode.growth, 1, mode.totals[1]) : undefined
   const threeRow = ['3-way interaction coverage (interaction mode)', '100% of the stated scope within 60 min on 2 cores',
-    mode ? (three !== undefined ? `100% (${mode.totals[1]}) at run ${three.toLocaleString('en-US')}, ~${Math.round((three / mode.runs) * mode.seconds / 60)} min` : `${mode.covered[1]}/${mode.totals[1]} after ${(mode.seconds / 60).toFixed(0)} min`) : 'not recorded (§10)',
+    mode ? (three !== undefined ? `100% (${mode.totals[1]}) at run ${three.toLocaleString('en-US')}, ~${Math.round((three / mode.runs) * mode.seconds / 60)} min` : `${mode.covered[1]}/${mode.totals[1]} after ${(mode.seconds / 60).toFixed(0)} min`) : 'not recorded (§11)',
     mode && three !== undefined && (three / mode.runs) * mode.seconds <= 3600 ? 'yes' : 'no']
   const certify = record?.certify?.levels.find((l) => l.t === 2)
-  const twoRow = ['2-way interaction coverage (certify thorough)', 'every 2-way combination of the scope', certify ? `${certify.covered}/${certify.total} in ${record!.certify!.seconds.toFixed(0)} s` : 'not recorded (§10)', certify && certify.covered === certify.total ? 'yes' : 'no']
+  const twoRow = ['2-way interaction coverage (certify thorough)', 'every 2-way combination of the scope', certify ? `${certify.covered}/${certify.total} in ${record!.certify!.seconds.toFixed(0)} s` : 'not recorded (§11)', certify && certify.covered === certify.total ? 'yes' : 'no']
   return [threeRow, twoRow]
 }
 
-/** Replace §10's body and its goal rows in RESULTS.md text. */
+/** Replace §11's body and its goal rows in RESULTS.md text. */
 export function rewriteInteractionResults(text: string, record: InteractionRecord | undefined): string {
   const section = `${INTERACTION_HEADING}\n\n${interactionSection(record)}\n`
   const start = text.indexOf(INTERACTION_HEADING)
@@ -231,6 +233,7 @@ async function main(): Promise<void> {
     commit: option('commit') ?? 'uncommitted', date: new Date().toISOString(),
     options: { ...(adapter ? { adapter } : {}), time: o.time, interactionTime: o.interactionTime, seed: o.seed, workers: o.workers },
     load: { start: loadStart, end: loadavg().map((l) => l.toFixed(2)).join(' / ') }, results, ...(certify ? { certify } : {}),
+    ...(option('note') ? { note: option('note')! } : {}),
   }
   const jsonOut = option('json')
   if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(record, null, 1)}\n`)
