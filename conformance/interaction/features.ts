@@ -56,8 +56,14 @@ export const TRIGGERS: readonly string[] = [
 /** A listener's actions that are not operations. */
 export const PLAIN_ACTIONS = ['throw', 'reject', 'slow', 'block'] as const
 
-/** Every action value: the plain listener actions, then one per operation kind of the program language. */
-export const ACTIONS: readonly string[] = [...PLAIN_ACTIONS, ...OPERATION_KINDS.map((k) => `op:${k}`)]
+/**
+ * Operation kinds that are no action on the lifecycle: `openGate` only releases the program's own
+ * `wait`s (a program-control operation), so no situation of the system under test can differ by it.
+ */
+export const NON_LIFECYCLE_OPERATIONS: readonly string[] = ['openGate']
+
+/** Every action value: the plain listener actions, then one per lifecycle operation kind of the program language. */
+export const ACTIONS: readonly string[] = [...PLAIN_ACTIONS, ...OPERATION_KINDS.filter((k) => !NON_LIFECYCLE_OPERATIONS.includes(k)).map((k) => `op:${k}`)]
 
 export const PHASES = ['absent', 'idle', 'running', 'turn', 'step'] as const
 export const PENDING = ['no', 'yes'] as const

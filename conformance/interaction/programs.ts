@@ -13,6 +13,8 @@ import type { EventName } from '../../core/contract.js'
 
 /** The session every interaction program is about, its driving actor, a second actor, the creation signal. */
 export const SESSION = 's1'
+/** The stub an `op:announce` or `op:detach` action acts on: the program enters it first (a stub under `s1` would race its creation). */
+export const STUB = 's2'
 export const DRIVER = 'a1'
 export const OTHER = 'a2'
 export const SIGNAL = 'g1'
@@ -76,6 +78,8 @@ export function actionOperation(kind: string): Operation | undefined {
     boundary: { op: 'boundary', session: s, ops: [followup] },
     abortSignal: { op: 'abortSignal', signal: SIGNAL },
     unloadOwner: { op: 'unloadOwner', owner: DRIVER },
+    announce: { op: 'announce', session: STUB },
+    detach: { op: 'detach', session: STUB },
   }
   const candidates = [known[kind as keyof typeof known], { op: kind, session: s }, { op: kind }]
   for (const c of candidates) {
@@ -189,5 +193,7 @@ export function interactionProgram(spec: InteractionSpec): Program | undefined {
   } else {
     env.listeners = [listenerOf(trigger, action, filter)!]
   }
+  // announce and detach act on a stub an enter made (sim/program/references.ts): the driver enters it first.
+  if (action.do === 'op' && (action.op.op === 'announce' || action.op.op === 'detach')) actors[0]!.ops.unshift({ op: 'enter', session: STUB })
   return { v: 1, name, actors, ...(Object.keys(env).length ? { env } : {}) }
 }

@@ -9,7 +9,9 @@
  * - the program language lets that trigger perform that action: an actor or an abort observer
  *   performs only operations (a listener may also throw, reject, be slow or block), and the action's
  *   operation kind is one the adapter's programs may use (no `resume`/`restart` without resume
- *   support, no `crash` without the capability).
+ *   support, no `crash` without the capability);
+ * - for `announce` and `detach`, which act on a stub the program entered, the situation is that
+ *   fresh stub's (no agent, nothing pending, stage none), whatever the trigger.
  * A t-way combination is a choice of t factors and a value for each; it is feasible when some
  * feasible interaction has those values, and covered when some exercised interaction does.
  * @module
@@ -37,6 +39,13 @@ export interface InteractionCoverageLevel {
 export interface ScopeOptions {
   readonly operations?: readonly string[]
 }
+
+/**
+ * Actions on a stub the program entered (`programs.ts`, `STUB`): their target is that stub, not the
+ * probed session, so the situation they act in is the fresh stub's, whatever the trigger's.
+ */
+export const STUB_ACTIONS: readonly string[] = ['op:announce', 'op:detach']
+const STUB_SITUATION = ['absent', 'no', 'none'] as const
 
 /** Whether `trigger` may perform `action` (the language's rule). */
 export function actionAllowed(trigger: string, action: string): boolean {
@@ -74,9 +83,11 @@ export class InteractionScope {
       for (const situation of VARIANT_TABLE[trigger]!.feasible) {
         const [phase = '', pending = '', stage = ''] = situation.split('|')
         for (const action of this.actions) {
-          if (actionAllowed(trigger, action)) feasible.add(interactionKey({ trigger, action, phase, pending, stage }))
+          if (actionAllowed(trigger, action) && !STUB_ACTIONS.includes(action)) feasible.add(interactionKey({ trigger, action, phase, pending, stage }))
         }
       }
+      const [phase, pending, stage] = STUB_SITUATION
+      for (const action of this.actions) if (STUB_ACTIONS.includes(action)) feasible.add(interactionKey({ trigger, action, phase, pending, stage }))
     }
     this.feasible = feasible
   }
