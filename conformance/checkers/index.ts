@@ -12,6 +12,7 @@ import { checkCancelCause } from './cancel-cause.js'
 import { checkCompletedTurn } from './completed-turn.js'
 import { checkCreation } from './creation.js'
 import { checkFlush } from './flush.js'
+import { checkContainedEmits } from './contained-emits.js'
 import { checkIdlePending } from './idle-pending.js'
 import { checkInbox } from './inbox.js'
 import { checkKitLevel } from './kit-level.js'
@@ -50,6 +51,7 @@ export function checkRun(program: Program, trace: Trace, outcome: RunOutcome, de
     ...checkLedger(a), ...checkSplices(a), ...checkWake(a), ...checkTriggers(a), ...checkKitLevel(a), ...checkLiveness(a, outcome),
     ...checkTurnsClosed(a), ...checkIdlePending(a), ...checkCancelCause(a), ...checkCompletedTurn(a),
     ...checkStatusActivity(a), ...checkStoredLog(a), ...checkTeardownCompletes(a), ...checkPreparations(a, outcome), ...checkFlush(a),
+    ...checkContainedEmits(a),
   ]
   return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
 }
