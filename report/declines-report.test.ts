@@ -74,13 +74,15 @@ describe('clauses the checkers declined', () => {
     const c156 = one.clauses!.find((c) => c.key === 'X-CANCEL 156')!
     expect(c156.reached).toBeGreaterThanOrEqual(c156.judged)
     // A clause no checker can decline is judged in every run.
-    expect(one.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')).toEqual({ key: 'AGENT-RUNTIME-SCOPE 22', judged: 40, reached: 40, declined: {}, declinedRuns: 0, blind: 0 })
+    // (40 run seeds: an interaction seed runs its suite program under several schedules too)
+    expect(one.runs).toBeGreaterThan(40)
+    expect(one.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')).toEqual({ key: 'AGENT-RUNTIME-SCOPE 22', judged: one.runs, reached: one.runs, declined: {}, declinedRuns: 0, blind: 0 })
     const first = await runCampaign({ runs: 20, seed: 3, shrink: false, guidance: false, shard: { index: 1, count: 2 } })
     const second = await runCampaign({ runs: 20, seed: 3, shrink: false, guidance: false, shard: { index: 2, count: 2 } })
     // As fuzz writes its JSON: each shard carries the kit version and its budget.
     const asWritten = (r: typeof first) => ({ ...r, kitVersion: '0.0.0-test', budget: { runs: 20 } })
     const merged = mergeReports([asWritten(first), asWritten(second)])
-    expect(merged.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')!.judged).toBe(40)
+    expect(merged.clauses!.find((c) => c.key === 'AGENT-RUNTIME-SCOPE 22')!.judged).toBe(first.runs + second.runs)
   }, 120_000)
 
   it('certify counts, per checked clause, the runs judged and declined on the certificate\'s clause entries', async () => {

@@ -14,7 +14,7 @@ import type { Program } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { pct, random } from '../../sim/strategies/index.js'
+import { DfsNondeterminismError, pct, random } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { renderTrace } from '../../sim/trace/trace.js'
 import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
@@ -90,6 +90,8 @@ export function clauseKey(clause: number): string {
 
 /** The X-RUN key a run that never finished is charged to. */
 const LIVELOCK_KEY = 'X-RUN 2'
+/** Where a nondeterministic factory is reported: its asynchronous work is not all under the scheduler's control. */
+const NONDETERMINISM_KEY = 'X-RUN 3'
 
 /**
  * The `--adapter` of a printed command: the module as named, or (certifying an adapter object with
@@ -150,6 +152,12 @@ async function runInteraction(env: UnitEnv, unit: Extract<CertifyUnit, { kind: '
   for (const strategy of interactionSchedules()) {
     runs++
     const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+    if (settled.kind === 'rejected' && settled.error instanceof DfsNondeterminismError) {
+      // The same program on the same schedule prefix offered other choices: the code under test is
+      // not deterministic (state kept across runs), and the exploration cannot go on.
+      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
+      return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
+    }
     if (settled.kind === 'rejected') throw settled.error
     if (settled.kind === 'hang') {
       failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
@@ -164,7 +172,7 @@ async function runInteraction(env: UnitEnv, unit: Extract<CertifyUnit, { kind: '
       failures.push({ key: v.key, failure: saveFailure(env, v, result, program!, name, via, strategy.name, runs - 1) })
     }
   }
-  return { kind: 'run', runs, failures, interactions: [...interactions] }
+  return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
 }
 
 /** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */

@@ -16,7 +16,7 @@ import { OPERATION_KINDS } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { dfs, guidedReplay, pct, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
+import { dfs, DfsNondeterminismError, guidedReplay, pct, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
 import { lostFailure } from './lost-failure.js'
 import type { Strategy } from '../../sim/strategies/index.js'
@@ -211,7 +211,16 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
     for (const strategy of strategies) {
       if (!begun && !strategy.beginRun()) break
       const name = strategy.name
-      const result = await runProgram(p, strategy, { process: ctx.adapter.processFactory })
+      let result: RunResult
+      try {
+        result = await runProgram(p, strategy, { process: ctx.adapter.processFactory })
+      } catch (error) {
+        // A factory keeping state across runs offers other choices on the same prefix: the bounded
+        // DFS cannot go on with this program (its runs so far are kept; the strict replay of a
+        // failing run is what reports the nondeterminism).
+        if (error instanceof DfsNondeterminismError) break
+        throw error
+      }
       if (guides) for (const t of stateTransitionSet(result.trace)) transitions.add(t)
       for (const i of interactionsOf(result.trace)) if (inScope(i)) interactions.add(interactionKey(i))
       runs.push(await seedRun(ctx, p, result, name, from))
