@@ -59,10 +59,27 @@ export interface Facts {
   readonly openHangs: ReadonlySet<string>
   /** Every sync span, by start. */
   readonly spanList: readonly Span[]
+  /** Listeners' asynchronous tails, each beginning and end, in order. */
+  readonly tails: readonly TailFact[]
+}
+
+/** Where a listener's asynchronous tail began or ended (`tail` facts). */
+export interface TailFact {
+  /** Entries recorded before it. */
+  readonly at: number
+  /** Decisions taken before it. */
+  readonly d: number
+  readonly world: number
+  /** The entry of the dispatch the listener ran in, or -1. */
+  readonly dispatch: number
+  /** Its beginning (else its end). */
+  readonly began: boolean
+  /** The listener's label (`listener:agent/turn-stopping`). */
+  readonly note: string
 }
 
 const EMPTY: Facts = {
-  present: false, spans: new Map(), from: new Map(), subjects: new Map(), owners: new Map(), held: new Map(), stubs: new Set(), aborts: [], faults: [], openHangs: new Set(), spanList: [],
+  present: false, spans: new Map(), from: new Map(), subjects: new Map(), owners: new Map(), held: new Map(), stubs: new Set(), aborts: [], faults: [], openHangs: new Set(), spanList: [], tails: [],
 }
 
 /** Index a trace's facts (one pass). */
@@ -78,6 +95,7 @@ export function indexFacts(trace: Trace): Facts {
   const aborts: AbortFact[] = []
   const hanging = new Map<string, number>()
   const faults: { at: number; world: number; id: string; note: string }[] = []
+  const tails: TailFact[] = []
   for (const [index, f] of list.entries()) {
     switch (f.k) {
       case 'sync': spans.set(f.op, { invoke: f.op, start: f.ref, end: f.at, factStart: f.n, factEnd: index }); break
@@ -100,6 +118,7 @@ export function indexFacts(trace: Trace): Facts {
         break
       }
       case 'fault': faults.push({ at: f.at, world: f.world, id: f.id, note: f.note }); break
+      case 'tail': tails.push({ at: f.at, d: f.d, world: f.world, dispatch: f.ref, began: f.n === 1, note: f.note }); break
       case 'hang': {
         // (one label may hang twice at once: two resumes of one id loading)
         const key = `${f.world}/${f.note}`
@@ -110,7 +129,7 @@ export function indexFacts(trace: Trace): Facts {
   }
   const openHangs = new Set([...hanging].filter(([, n]) => n > 0).map(([key]) => key))
   const spanList = [...spans.values()].sort((x, y) => x.start - y.start || y.end - x.end)
-  return { present: true, spans, from, subjects, owners, held, stubs, aborts, faults, openHangs, spanList }
+  return { present: true, spans, from, subjects, owners, held, stubs, aborts, faults, openHangs, spanList, tails }
 }
 
 /** Whether entry `i` was recorded in `span`. */

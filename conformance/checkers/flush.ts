@@ -46,8 +46,15 @@ export function checkFlush(a: Analysis): Violation[] {
       const wait = WAITS.exec(e.label)
       if (wait) waits.push(wait[1]!)
     }
-    // A slow tail's end is not marked: whether the flush waited for it is not judged.
-    if (slow) a.declines.declined(87, R.flushTail)
+    // A slow tail: with facts, every tail of this dispatch ends before the flush settles (F10);
+    // without them, whether the flush waited for it is not judged.
+    if (slow && !a.facts.present) a.declines.declined(87, R.flushTail)
+    else if (slow) {
+      const tails = a.facts.tails.filter((t) => t.world === w.world && t.dispatch === dispatch.i && t.note === 'listener:session/flush')
+      const ended = tails.filter((t) => !t.began && t.at <= outcome.i).length
+      const began = tails.filter((t) => t.began).length
+      if (ended < began) out.push(violation('AGENT-REGISTRY-TEST', 87, `"${id}": flush ${outcome.status === 'ok' ? 'resolved' : 'rejected'} while ${began - ended} of its session/flush listeners' asynchronous tails still ran (every listener settles first)`, outcome))
+    }
     a.declines.judged(87)
     if (failed > 0 && outcome.status === 'ok') {
       out.push(violation('AGENT-REGISTRY-TEST', 87, `"${id}": flush resolved although ${failed} of its session/flush listeners failed (the first failure must reject it)`, outcome))

@@ -79,12 +79,21 @@ export function checkTriggers(a: Analysis): Violation[] {
     const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
     if (tx.outcome?.status === 'ok' && signal !== undefined && life.agentDisposed && !life.agentDisposed.stale) {
       const abort = windows.find((w) => w.world === tx.world && w.spec.op === 'abortSignal' && w.spec.signal === signal && w.invoke.i > tx.outcome!.i && w.invoke.i < life.agentDisposed!.i)
-      if (abort) {
-        if (teardownRequest(a, life, life.agentDisposed.i) !== undefined) d.declined(68, R.teardownReach)
-        else d.judged(68)
-      }
-      if (abort && teardownRequest(a, life, life.agentDisposed.i) === undefined) {
+      const request = abort ? teardownRequest(a, life, life.agentDisposed.i) : undefined
+      if (abort && request === undefined) {
+        d.judged(68)
         out.push(violation('AGENT-SCOPE-LIFECYCLE', 68, `"${tx.id}": aborting its creation signal "${signal}" after ${tx.spec.op} resolved tore the agent down`, life.agentDisposed))
+      } else if (abort && request && !a.facts.present) {
+        d.declined(68, R.teardownReach)
+      } else if (abort && request) {
+        // A teardown request came later and explains the disposal, unless the teardown had begun
+        // before it: its disposed abort reached the agent's activity between the signal's abort and
+        // the first request (a cancel with the disposed cause aside). Otherwise both readings agree.
+        d.judged(68)
+        const cancels = windows.filter((w) => w.world === tx.world && w.spec.op === 'cancel' && w.spec.session === tx.id && w.spec.cause === 'disposed')
+        const early = a.facts.aborts.find((f) => f.world === tx.world && f.id === tx.id && f.kind === 'disposed' && f.at > abort.invoke.i && f.at <= request.invoke.i
+          && !cancels.some((w) => w.invoke.i < f.at))
+        if (early) out.push(violation('AGENT-SCOPE-LIFECYCLE', 68, `"${tx.id}": aborting its creation signal "${signal}" after ${tx.spec.op} resolved began its teardown: its activity was aborted as disposed at decision ${early.d}, before any teardown request (${request.invoke.what} at decision ${request.invoke.d})`, { i: early.at, d: early.d }))
       }
     }
     // 43: a resume carries the persisted history.

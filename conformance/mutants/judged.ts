@@ -33,4 +33,7 @@ export const JUDGED: readonly JudgedProof[] = [
   { mutant: 'j06-dispose-clears-every-inbox.ts', run: 'j06-dispose-clears-every-inbox.json', clause: 'X-INPUT 163', rows: ['D28'], byFacts: false },
   { mutant: 'j07-scope-disposed-after-detach.ts', run: 'j07-scope-disposed-after-detach.json', clause: 'AGENT-TEARDOWN-TEST 97', rows: ['D14'], byFacts: false },
   { mutant: 'a10-cancel-after-stop-check.ts', run: 'a10-cancel-after-stop-check-child-of-a-disposed-parent.json', clause: 'X-CANCEL 157', rows: ['D61'], byFacts: true },
+  { mutant: 'a10-cancel-after-stop-check.ts', run: 'a10-cancel-after-stop-check-slow-turn-stopping-listener.json', clause: 'X-CANCEL 157', rows: ['D59'], byFacts: true },
+  { mutant: 'j08-flush-ignores-async-listeners.ts', run: 'j08-flush-ignores-async-listeners.json', clause: 'AGENT-REGISTRY-TEST 87', rows: ['D64'], byFacts: true },
+  { mutant: 'a7-signal-after-return-tears-down.ts', run: 'a7-signal-after-return-tears-down-then-a-dispose.json', clause: 'AGENT-ATOMIC-TEST 68', rows: ['D33'], byFacts: true },
 ]

@@ -145,11 +145,14 @@ export interface QuiescentProbe {
  * - `abort`: the activity signal `n` of agent `id` aborted here; `note` is `<where seen>:<reason kind>`,
  *   with `:before` when it was already aborted when first seen;
  * - `hang`: an injected hang `note` of `id` began (`n` 1) or was left by an abort (`n` 0);
+ * - `tail`: a listener's asynchronous tail (`slow`, `reject`, `wait`) of the dispatch of entry `ref`
+ *   (or -1) about `id` began (`n` 1, at its listener's mark) or ended (`n` 0, where its promise
+ *   settles); `note` is the listener's label;
  * - `fault`: an injected throw `note` (a listener's, a minting observer's, a commit's) about `id`
  *   was raised here, in the dispatch of entry `ref` (or -1), or in the commit of creation `op`: a
  *   creation it fails begins its rollback here.
  */
-export type FactKind = 'sync' | 'from' | 'own' | 'subject' | 'abort' | 'hang' | 'fault'
+export type FactKind = 'sync' | 'from' | 'own' | 'subject' | 'abort' | 'hang' | 'fault' | 'tail'
 
 /**
  * A fact the world knew and the entries do not say, kept beside them (like the probes: out of the

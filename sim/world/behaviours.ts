@@ -332,13 +332,17 @@ export class Behaviours {
         world.trace.fact('fault', world.generation, -1, from, -1, subject || (meta.id ?? ''), label)
         throw new InjectedFault(`${label} (${origin}) threw`)
       case 'reject':
+        this.#tail(1, from, label, subject || (meta.id ?? ''))
         return (async () => {
           await world.point(label, label)
+          this.#tail(0, from, label, subject || (meta.id ?? ''))
           throw new InjectedFault(`${label} (${origin}) rejected`)
         })()
       case 'slow':
+        this.#tail(1, from, label, subject || (meta.id ?? ''))
         return (async () => {
           await world.point(label, label)
+          this.#tail(0, from, label, subject || (meta.id ?? ''))
           return then()
         })()
       case 'op':
@@ -349,13 +353,20 @@ export class Behaviours {
       case 'wait': {
         // The process this wait belongs to: once the gate opens, a crashed one does not go on.
         const generation = world.generation
+        this.#tail(1, from, label, subject || (meta.id ?? ''))
         return (async () => {
           await world.gate(action.gate, label, generation)
           await world.point(`${label}:${action.gate}`, label, generation)
+          this.#tail(0, from, label, subject || (meta.id ?? ''))
           return then()
         })()
       }
     }
+  }
+
+  /** A listener's asynchronous tail began (1) or ended (0): when a serial dispatch could go on (F10). */
+  #tail(n: 0 | 1, from: number, label: string, id: string): void {
+    this.world.trace.fact('tail', this.world.generation, -1, from, n, id, label)
   }
 
   async #modelCall(request: ModelRequest, generation: number): Promise<ModelReply> {
