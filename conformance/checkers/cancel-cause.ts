@@ -37,13 +37,14 @@ function fromAbortObserver(a: Analysis, i: number): boolean {
  * operations are synchronous, and their outcomes are recorded in the order they returned. A wake
  * from an observer of an abort does not count: it ran in the request's abort step (the request
  * aborted the activity of the time, a maintenance its clear started, say), so the turn it opened
- * came after that abort.
+ * came after that abort. A send that did nothing (an `info` outcome: a kept handle that held no
+ * agent) woke nothing.
  */
 function wokenWithin(a: Analysis, world: number, id: string, request: OpWindow, to: number): boolean {
   const from = request.invoke.i
   const returned = request.outcome?.i ?? Number.POSITIVE_INFINITY
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && w.spec.session === id && w.invoke.i > from && w.invoke.i < to &&
-    w.outcome !== undefined && w.outcome.status !== 'fail' && w.outcome.i < returned && !fromAbortObserver(a, w.invoke.i) &&
+    w.outcome !== undefined && w.outcome.status === 'ok' && w.outcome.i < returned && !fromAbortObserver(a, w.invoke.i) &&
     clearedBefore(a, world, id, from, w.invoke.i) && !wentIdle(a, world, id, w.invoke.i, to))
 }
 

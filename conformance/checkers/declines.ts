@@ -37,7 +37,7 @@ function reasons<K extends string>(table: Record<K, readonly [string, readonly s
 /** Every reason a checker may decline for, by name. */
 export const R = reasons({
   stubEdge: ['F1 whether a registry edge is a stub\'s or a lifecycle\'s', ['D1', 'D2', 'D12']],
-  publisher: ['F1 which of several same-id creations published', ['D3', 'D4', 'D5']],
+  publisher: ['F1 which of several same-id creations published', ['D3', 'D4', 'D5', 'D67']],
   noCreation: ['F1 no creation in flight published the lifecycle', ['D5']],
   drivenFrom: ['F2 which dispatch an inline operation came from', ['D7']],
   lateOutcome: ['F11 which process a late outcome\'s snapshot shows', ['D8', 'D13']],
@@ -56,7 +56,7 @@ export const R = reasons({
   loadServed: ['F8 which resume a persistence load served', ['D34', 'D37']],
   backgroundTeardown: ['F9 when a failed creation\'s provisional scope finished unwinding', ['D36']],
   crashedWait: ['F6 what a crashed unload was waiting on', ['D38']],
-  injectedHang: ['F7 whether the operation is parked at an injected hang', ['D39', 'D40']],
+  injectedHang: ['F7 whether the operation is parked at an injected hang', ['D39', 'D40', 'D66']],
   entered: ['§3.5 row L an entered agent never announced (a same-id loser)', ['D43']],
   idleSampled: ['F12 whenIdle() asked only where a check needs it', ['D44']],
   exitGap: ['§12 Q7 sent while the driver had no turn open', ['D51']],

@@ -16,6 +16,7 @@
  */
 import { BOUNDARY_LOST } from '../../sim/operations/boundary.js'
 import { OWNERSHIP_MARK } from '../../sim/world/ownership-probe.js'
+import { closedGates } from '../../sim/world/surface-marks.js'
 import { PERSISTED_HEADER_FIELDS } from '../../sim/program/program.js'
 import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
@@ -90,6 +91,7 @@ function selfDeadlocks(a: Analysis): Violation[] {
   const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
   const ended = new Set<string>()
   for (const e of a.entries) if (e.k === 'outcome') ended.add(key(e))
+  const gatesLeftClosed = closedGates(a.entries.flatMap((e) => (e.k === 'mark' ? [e.label] : []))).length > 0
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(key(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
@@ -106,6 +108,12 @@ function selfDeadlocks(a: Analysis): Violation[] {
     // (whether the unload was already parked on the boundary when it crashed is not known)
     if (a.entries.some((x) => x.k === 'invoke' && x.spec.op === 'crash' && x.world === e.world && x.i > started.i)) {
       a.declines.declined(137, R.crashedWait)
+      return
+    }
+    // The unload may be parked at a gate the program never opened (a disposer's `wait`, say): the
+    // program's own hang, not the drain's (whether the unload waits there is not recorded).
+    if (gatesLeftClosed) {
+      a.declines.declined(137, R.injectedHang)
       return
     }
     a.declines.judged(137)

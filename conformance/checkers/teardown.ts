@@ -111,7 +111,10 @@ export function checkTeardown(a: Analysis): Violation[] {
       d.judged(98)
       for (const life of lives) {
         if (!life.tx && started(life) && !closedBefore(life, e.i)) d.declined(98, R.noCreation)
-        if (life.tx?.owner === spec.owner && started(life) && !closedBefore(life, e.i)) out.push(violation(GROUP, 98, `"${life.id}": owner "${spec.owner}" finished unloading before the agent's teardown finished`, e))
+        if (life.tx?.owner !== spec.owner || !started(life) || closedBefore(life, e.i)) continue
+        // (blamed only when every creation that may have published it is the owner's)
+        if ([...life.alsoPossible, ...life.rivals].some((t) => t.owner !== spec.owner)) d.declined(98, R.publisher)
+        else out.push(violation(GROUP, 98, `"${life.id}": owner "${spec.owner}" finished unloading before the agent's teardown finished`, e))
       }
     } else if (spec.op === 'unloadFactory' || spec.op === 'shutdown' || spec.op === 'restart') {
       d.judged(103)

@@ -171,7 +171,7 @@ export type LoadSpec =
  * be released). The hand-over waits `steps` scheduling points, then (with `gate`) until the gate
  * opens, ignoring the load's signal: a preparation that arrives after the caller gave up, which
  * must then be released and never published. `onRelease` plays an operation synchronously inside
- * the release. A process without the capability never calls the hooks: nothing of this fires.
+ * the id's first release (once per run, like a listener's default `times`). A process without the capability never calls the hooks: nothing of this fires.
  */
 export interface PreparationSpec {
   steps?: number

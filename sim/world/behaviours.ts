@@ -104,10 +104,13 @@ export class Behaviours {
     if (persisted > 0 || world.persistedMarked.has(id)) world.trace.mark(`resume:${id} persisted=${persisted}`, world.generation, { id })
   }
 
+  /** Ids whose `onRelease` played (once per run). */
+  readonly #releasesPlayed = new Set<SessionId>()
+
   /**
    * A load handed out a preparation of `id` (the process's `prepared` hook, §1.4): marks it, and
    * returns what the process calls when it is released, which marks the release (once) and plays
-   * the program's `onRelease` operation.
+   * the program's `onRelease` operation (at the first release of the id only).
    */
   prepared(id: SessionId, generation: number): () => void {
     const n = (this.#preparations.get(id) ?? 0) + 1
@@ -121,7 +124,12 @@ export class Behaviours {
       released = true
       world.trace.mark(`${PREPARATION_MARK}${id}#${n} released`, generation, { id })
       const onRelease = world.program.env?.preparations?.[id]?.onRelease
-      if (onRelease?.do === 'op') world.operations.inline(onRelease.op, `${PREPARATION_MARK}${id}.release`)
+      // Once per id, like a listener (times 1): a release whose operation resumes the id would
+      // otherwise release, and resume, forever.
+      if (onRelease?.do === 'op' && !this.#releasesPlayed.has(id)) {
+        this.#releasesPlayed.add(id)
+        world.operations.inline(onRelease.op, `${PREPARATION_MARK}${id}.release`)
+      }
     }
   }
 
@@ -325,6 +333,8 @@ export class Behaviours {
    */
   #play<T>(action: Action, label: string, origin: string, then: () => T, meta: { tx?: string; id?: string } = {}, blocked: () => T = then, from = -1, kind = '', subject = ''): T | Promise<T> {
     const world = this.world
+    // (a tail's end is of the process its listener ran in, though a restart may come first)
+    const born = world.generation
     world.trace.mark(`${origin} ${label} ${action.do}`, world.generation, meta)
     switch (action.do) {
       case 'throw':
@@ -332,17 +342,17 @@ export class Behaviours {
         world.trace.fact('fault', world.generation, -1, from, -1, subject || (meta.id ?? ''), label)
         throw new InjectedFault(`${label} (${origin}) threw`)
       case 'reject':
-        this.#tail(1, from, label, subject || (meta.id ?? ''))
+        this.#tail(1, from, label, subject || (meta.id ?? ''), born)
         return (async () => {
           await world.point(label, label)
-          this.#tail(0, from, label, subject || (meta.id ?? ''))
+          this.#tail(0, from, label, subject || (meta.id ?? ''), born)
           throw new InjectedFault(`${label} (${origin}) rejected`)
         })()
       case 'slow':
-        this.#tail(1, from, label, subject || (meta.id ?? ''))
+        this.#tail(1, from, label, subject || (meta.id ?? ''), born)
         return (async () => {
           await world.point(label, label)
-          this.#tail(0, from, label, subject || (meta.id ?? ''))
+          this.#tail(0, from, label, subject || (meta.id ?? ''), born)
           return then()
         })()
       case 'op':
@@ -353,11 +363,11 @@ export class Behaviours {
       case 'wait': {
         // The process this wait belongs to: once the gate opens, a crashed one does not go on.
         const generation = world.generation
-        this.#tail(1, from, label, subject || (meta.id ?? ''))
+        this.#tail(1, from, label, subject || (meta.id ?? ''), born)
         return (async () => {
           await world.gate(action.gate, label, generation)
           await world.point(`${label}:${action.gate}`, label, generation)
-          this.#tail(0, from, label, subject || (meta.id ?? ''))
+          this.#tail(0, from, label, subject || (meta.id ?? ''), born)
           return then()
         })()
       }
@@ -365,8 +375,8 @@ export class Behaviours {
   }
 
   /** A listener's asynchronous tail began (1) or ended (0): when a serial dispatch could go on (F10). */
-  #tail(n: 0 | 1, from: number, label: string, id: string): void {
-    this.world.trace.fact('tail', this.world.generation, -1, from, n, id, label)
+  #tail(n: 0 | 1, from: number, label: string, id: string, generation: number): void {
+    this.world.trace.fact('tail', generation, -1, from, n, id, label)
   }
 
   async #modelCall(request: ModelRequest, generation: number): Promise<ModelReply> {
