@@ -42,14 +42,19 @@ function startListener(a: Analysis, i: number): boolean {
 export function checkTriggers(a: Analysis): Violation[] {
   const out: Violation[] = []
   const d = a.declines
+  // The operations that can abort a creation, and each creation's setup-start mark, indexed once:
+  // a livelock's trace holds thousands of creations and tens of thousands of entries.
   const windows = windowsOf(a)
+  const aborting = windows.filter((w) => w.spec.op === 'unloadOwner' || w.spec.op === 'abortSignal')
   const marks = a.entries.filter((e): e is Mark => e.k === 'mark')
+  const setupStarts = new Map<string, Mark>()
+  for (const m of marks) if (m.tx !== undefined && m.label.endsWith('@setup:start') && !setupStarts.has(m.tx)) setupStarts.set(m.tx, m)
   for (const tx of a.txs.values()) {
     const life = tx.life
     // 104: setup never starts after the owner began unloading.
-    const setupStart = marks.find((m) => m.tx === tx.tx && m.label.endsWith('@setup:start'))
+    const setupStart = setupStarts.get(tx.tx)
     if (setupStart) {
-      const unload = creationAborts(windows, tx, tx.invoke.i, setupStart.i).find((w) => w.spec.op === 'unloadOwner')
+      const unload = creationAborts(aborting, tx, tx.invoke.i, setupStart.i).find((w) => w.spec.op === 'unloadOwner')
       if (unload) out.push(violation('AGENT-TEARDOWN-TEST', 104, `"${tx.id}": setup of ${tx.actor}:${tx.spec.op} started after ${describe(unload)}`, setupStart))
     }
     if (!life) continue
@@ -57,10 +62,10 @@ export function checkTriggers(a: Analysis): Violation[] {
     // several same-id creations published (none committed, none settled), only if each was aborted.
     if (life.sessionStart) {
       const start = life.sessionStart.i
-      const abort = creationAborts(windows, tx, tx.invoke.i, start)[0]
-      if (!sameVerdict(life, (t) => creationAborts(windows, t, t.invoke.i, start).length > 0)) d.declined(60, R.publisher)
+      const abort = creationAborts(aborting, tx, tx.invoke.i, start)[0]
+      if (!sameVerdict(life, (t) => creationAborts(aborting, t, t.invoke.i, start).length > 0)) d.declined(60, R.publisher)
       else d.judged(60)
-      if (abort && life.alsoPossible.every((other) => creationAborts(windows, other, other.invoke.i, start).length > 0)) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
+      if (abort && life.alsoPossible.every((other) => creationAborts(aborting, other, other.invoke.i, start).length > 0)) out.push(violation('AGENT-SCOPE-LIFECYCLE', 60, `"${tx.id}": agent/session-start fired after ${describe(abort)} during its publication`, life.sessionStart))
     }
     // 61: and the creation rejects.
     if (tx.outcome?.status === 'ok') {
@@ -68,7 +73,7 @@ export function checkTriggers(a: Analysis): Violation[] {
       // session-start listeners started asynchronously (a maintenance, then a driver). Only a
       // trigger pulled before session-start, or by a listener of session-start itself, certainly
       // came before the last liveness check (§3.1 step 10).
-      const aborts = creationAborts(windows, tx, tx.invoke.i, tx.outcome.i)
+      const aborts = creationAborts(aborting, tx, tx.invoke.i, tx.outcome.i)
       const abort = aborts.find((w) => !life.sessionStart || w.invoke.i < life.sessionStart.i || startListener(a, w.invoke.i))
       // (a trigger after session-start may have come after the last liveness check, which is not known)
       if (!abort && aborts.length > 0) d.declined(61, R.creationSettled)
@@ -78,7 +83,7 @@ export function checkTriggers(a: Analysis): Violation[] {
     // 68: the creation signal is creation-only.
     const signal = 'signal' in tx.spec ? tx.spec.signal : undefined
     if (tx.outcome?.status === 'ok' && signal !== undefined && life.agentDisposed && !life.agentDisposed.stale) {
-      const abort = windows.find((w) => w.world === tx.world && w.spec.op === 'abortSignal' && w.spec.signal === signal && w.invoke.i > tx.outcome!.i && w.invoke.i < life.agentDisposed!.i)
+      const abort = aborting.find((w) => w.world === tx.world && w.spec.op === 'abortSignal' && w.spec.signal === signal && w.invoke.i > tx.outcome!.i && w.invoke.i < life.agentDisposed!.i)
       const request = abort ? teardownRequest(a, life, life.agentDisposed.i) : undefined
       if (abort && request === undefined) {
         d.judged(68)
@@ -151,7 +156,7 @@ export function checkTriggers(a: Analysis): Violation[] {
     const match = /^owner (\S+) keeps (\d+) agentLoop\.lifecycle\((.*)\) after dispose$/.exec(m.label)
     if (!match) continue
     const [, owner, count, id] = match
-    const constructing = (tx: Tx): boolean => tx.outcome?.status === 'fail' && tx.life === undefined && !marks.some((s) => s.tx === tx.tx && s.label.endsWith('@setup:start'))
+    const constructing = (tx: Tx): boolean => tx.outcome?.status === 'fail' && tx.life === undefined && !setupStarts.has(tx.tx)
     const holding = [...a.txs.values()].filter((tx) => tx.world === m.world && tx.owner === owner && tx.id === id && tx.invoke.i < m.i &&
       (!tx.outcome || tx.outcome.i > m.i || (tx.outcome.status === 'ok' && tx.life !== undefined && (!tx.life.sessionDisposed || tx.life.sessionDisposed.i > m.i)) || constructing(tx)))
     const inUse = holding.length
