@@ -125,7 +125,9 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): Parked | u
     // activity (the agent ran, or was in maintenance); a waking send after it ends the park.
     if (w.spec.keepInbox === true && w.invoke.i > from) {
       if (!active(a, life, w.invoke.i)) continue
-      if (windowsOf(a).some((x) => x.world === life.world && (x.spec.op === 'followup' || x.spec.op === 'steer') && x.spec.session === life.id && x.invoke.i > w.invoke.i && x.invoke.i < at && x.outcome?.status === 'ok')) continue
+      // (not one made while the activity a disposed cancel aborted still converged: disposal never latches, §7.3)
+      if (windowsOf(a).some((x) => x.world === life.world && (x.spec.op === 'followup' || x.spec.op === 'steer') && x.spec.session === life.id && x.invoke.i > w.invoke.i && x.invoke.i < at && x.outcome?.status === 'ok' &&
+        !(w.spec.op === 'cancel' && w.spec.cause === 'disposed' && sameActivity(a, life, w.invoke.i, x.invoke.i)))) continue
       return PARKED
     }
     // A cancel with the disposed cause before its wake was decided, in the activity the send found,
