@@ -41,14 +41,16 @@ export function checkAtomic(a: Analysis): Violation[] {
   // Ids the program holds with an agent registered directly (§3.5 L): the stub has no session. It
   // may hold the id from its register (or enter) until the registry no longer lists the id: while
   // it does, no lifecycle's agent can be registered under it.
-  const stubs = new Map<string, number>()
+  // (per id, the register or enter invokes that may hold it: a refused one is dropped at its
+  // outcome, and only its own: nested registers of one id settle out of order)
+  const stubs = new Map<string, Set<number>>()
   const stubAt = new Map<number, string>()
   // (a register or enter refused never held the id)
-  const refusedAt = new Map<number, string>()
+  const refusedAt = new Map<number, { readonly key: string; readonly invoke: number }>()
   for (const w of windowsOf(a)) {
     if (w.spec.op !== 'register' && w.spec.op !== 'enter') continue
     stubAt.set(w.invoke.i, keyOf(w.world, w.spec.session))
-    if (w.outcome && (w.outcome.status === 'fail' || /^rejected/.test(w.outcome.detail))) refusedAt.set(w.outcome.i, keyOf(w.world, w.spec.session))
+    if (w.outcome && (w.outcome.status === 'fail' || /^rejected/.test(w.outcome.detail))) refusedAt.set(w.outcome.i, { key: keyOf(w.world, w.spec.session), invoke: w.invoke.i })
   }
   // 57: a creation that collided with such an agent rejects leaving no orphan session behind.
   const d = a.declines
@@ -77,10 +79,13 @@ export function checkAtomic(a: Analysis): Violation[] {
   let last: { agents: readonly string[]; sessions: readonly string[] } | undefined
   for (const e of a.entries) {
     const stub = stubAt.get(e.i)
-    if (stub) stubs.set(stub, (stubs.get(stub) ?? 0) + 1)
+    if (stub) stubs.set(stub, (stubs.get(stub) ?? new Set()).add(e.i))
     const refused = refusedAt.get(e.i)
-    if (refused && (stubs.get(refused) ?? 0) <= 1) stubs.delete(refused)
-    else if (refused) stubs.set(refused, stubs.get(refused)! - 1)
+    const holders = refused && stubs.get(refused.key)
+    if (refused && holders) {
+      holders.delete(refused.invoke)
+      if (holders.size === 0) stubs.delete(refused.key)
+    }
     generation = Math.max(generation, e.world)
     // An operation of an earlier process settling after a restart or crash: its entry carries that
     // process's number but the snapshot of the one running now, whose stubs are keyed by its own.
