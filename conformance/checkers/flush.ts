@@ -33,7 +33,10 @@ export function checkFlush(a: Analysis): Violation[] {
     const { invoke, outcome } = w
     const id = w.spec.session
     const dispatch = a.entries.find((e) => e.k === 'event' && e.name === 'session/flush' && e.id === id && e.world === w.world && e.i > invoke.i && e.i < outcome.i && e.d === invoke.d)
-    if (!dispatch) { a.declines.declined(87, R.flushDispatch); continue }
+    // (another flush of the id open at the same time, nested in it or around it: a listener's marks
+    // do not say which of the two dispatches called it, since both carry the same session)
+    const overlapping = windowsOf(a).some((o) => o !== w && o.spec.op === 'flush' && o.spec.session === id && o.world === w.world && o.invoke.i < outcome.i && (o.outcome?.i ?? Number.POSITIVE_INFINITY) > invoke.i)
+    if (!dispatch || overlapping) { a.declines.declined(87, R.flushDispatch); continue }
     let failed = 0
     let slow = false
     const waits: string[] = []
