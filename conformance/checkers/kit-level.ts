@@ -16,13 +16,13 @@
  */
 import { BOUNDARY_LOST } from '../../sim/operations/boundary.js'
 import { OWNERSHIP_MARK } from '../../sim/world/ownership-probe.js'
-import { closedGates } from '../../sim/world/surface-marks.js'
 import { PERSISTED_HEADER_FIELDS } from '../../sim/program/program.js'
 import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
 import type { Analysis } from './analysis.js'
 import { R } from './declines.js'
 import { windowsOf } from './windows.js'
+import { gateClosed } from './liveness.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -91,7 +91,7 @@ function selfDeadlocks(a: Analysis): Violation[] {
   const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
   const ended = new Set<string>()
   for (const e of a.entries) if (e.k === 'outcome') ended.add(key(e))
-  const gatesLeftClosed = closedGates(a.entries.flatMap((e) => (e.k === 'mark' ? [e.label] : []))).length > 0
+  const gatesLeftClosed = gateClosed(a)
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(key(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))

@@ -58,12 +58,14 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
     case 'uncontrolled':
       out.push(violation('X-RUN', 3, `uncontrolled nondeterminism: ${outcome.seen}`, end(outcome)))
       break
-    case 'deadlock':
+    case 'deadlock': {
+      const closed = gateClosed(a)
       for (const blocked of outcome.blocked) {
-        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn, gateClosed(a))
+        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn, closed)
         if (why) out.push(violation(why.group, why.clause, `deadlock: ${blocked.actor} ${blocked.op} never settled (waits on ${blocked.waitingOn}); ${why.reason}`, end(outcome)))
       }
       break
+    }
     case 'ok':
       break
   }
@@ -79,8 +81,29 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
 interface Unjustified { group: string; clause: number; reason: string }
 
 /** Whether the program waited on a gate it never opened: a hang of its own choice, of whatever waits on it. */
-function gateClosed(a: Analysis): boolean {
+export function gateClosed(a: Analysis): boolean {
   return closedGates(a.entries.flatMap((e) => (e.k === 'mark' ? [e.label] : []))).length > 0
+}
+
+/**
+ * For a blocked operation whose program injects a hang: whether that explains it. With facts, it is
+ * judged explained when it is parked at its own hang (`parkedAtOwn`), and declined when another
+ * hang is still open (it may wait on that one); without facts, declined. False: judge it as a bug.
+ */
+function explainedByHang(a: Analysis, clause: number, parkedAtOwn: () => boolean): boolean {
+  if (!a.facts.present) {
+    a.declines.declined(clause, R.noFacts)
+    return true
+  }
+  if (parkedAtOwn()) {
+    a.declines.judged(clause)
+    return true
+  }
+  if (a.facts.openHangs.size > 0) {
+    a.declines.declined(clause, R.injectedHang)
+    return true
+  }
+  return false
 }
 
 /**
@@ -104,43 +127,16 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string, 
       a.declines.judged(67)
       return undefined
     }
-    if (programHang && tx && a.facts.present) {
-      // With facts: parked at its own setup's or load's hang, still open at the end; or, with
-      // another hang still open, perhaps waiting on it.
-      const own = a.facts.openHangs.has(`${tx.world}/${tx.actor}:${tx.invoke.what}@setup.hang`) || (tx.spec.op === 'resume' && a.facts.openHangs.has(`${tx.world}/load:${tx.id}:hang`))
-      if (own) {
-        a.declines.judged(67)
-        return undefined
-      }
-      if (a.facts.openHangs.size > 0) {
-        a.declines.declined(67, R.injectedHang)
-        return undefined
-      }
-    } else if (programHang) {
-      // (its program injects a hang, but whether the creation is parked there is not known)
-      a.declines.declined(67, R.noFacts)
-      return undefined
-    }
+    // (parked at its own setup's or load's hang, still open at the end)
+    if (programHang && explainedByHang(a, 67, () => a.facts.openHangs.has(`${tx!.world}/${tx!.actor}:${tx!.invoke.what}@setup.hang`) || (tx!.spec.op === 'resume' && a.facts.openHangs.has(`${tx!.world}/load:${tx!.id}:hang`)))) return undefined
     a.declines.judged(67)
     return { group: 'AGENT-ATOMIC-TEST', clause: 67, reason: 'creation hung without an injected hang' }
   }
   if (kind === 'whenIdle') {
     const session = /\((.*)\)/.exec(op)?.[1] ?? ''
     const hangs = (a.program.env?.model?.[session] ?? []).some((s) => s.reply === 'hang')
-    if (hangs && a.facts.present) {
-      // With facts: the agent's activity is parked at its model's hang, still open at the end.
-      if ([...a.facts.openHangs].some((h) => h.endsWith(`/model:${session}:hang`))) {
-        a.declines.judged(27)
-        return undefined
-      }
-      if (a.facts.openHangs.size > 0) {
-        a.declines.declined(27, R.injectedHang)
-        return undefined
-      }
-    } else if (hangs) {
-      a.declines.declined(27, R.noFacts)
-      return undefined
-    }
+    // (the agent's activity parked at its model's hang, still open at the end)
+    if (hangs && explainedByHang(a, 27, () => [...a.facts.openHangs].some((h) => h.endsWith(`/model:${session}:hang`)))) return undefined
     a.declines.judged(27)
     return { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
   }

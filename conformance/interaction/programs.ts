@@ -15,6 +15,8 @@ import type { EventName } from '../../core/contract.js'
 export const SESSION = 's1'
 /** The stub an `op:announce` or `op:detach` action acts on: the program enters it first (a stub under `s1` would race its creation). */
 export const STUB = 's2'
+/** The operation kinds that act on a stub an `enter` made, not on `s1` (sim/program/references.ts). */
+export const STUB_OPERATIONS: readonly string[] = ['announce', 'detach']
 export const DRIVER = 'a1'
 export const OTHER = 'a2'
 export const SIGNAL = 'g1'
@@ -194,6 +196,6 @@ export function interactionProgram(spec: InteractionSpec): Program | undefined {
     env.listeners = [listenerOf(trigger, action, filter)!]
   }
   // announce and detach act on a stub an enter made (sim/program/references.ts): the driver enters it first.
-  if (action.do === 'op' && (action.op.op === 'announce' || action.op.op === 'detach')) actors[0]!.ops.unshift({ op: 'enter', session: STUB })
+  if (action.do === 'op' && STUB_OPERATIONS.includes(action.op.op)) actors[0]!.ops.unshift({ op: 'enter', session: STUB })
   return { v: 1, name, actors, ...(Object.keys(env).length ? { env } : {}) }
 }

@@ -19,6 +19,7 @@
 import { ACTIONS, FACTORS, interactionKey, parseInteraction, TRIGGERS } from './features.js'
 import type { Factor, Interaction } from './features.js'
 import { VARIANT_TABLE } from './variants.js'
+import { STUB_OPERATIONS } from './programs.js'
 
 /** The combination strengths reported. */
 export const STRENGTHS = [2, 3] as const
@@ -44,7 +45,7 @@ export interface ScopeOptions {
  * Actions on a stub the program entered (`programs.ts`, `STUB`): their target is that stub, not the
  * probed session, so the situation they act in is the fresh stub's, whatever the trigger's.
  */
-export const STUB_ACTIONS: readonly string[] = ['op:announce', 'op:detach']
+export const STUB_ACTIONS: readonly string[] = STUB_OPERATIONS.map((k) => `op:${k}`)
 const STUB_SITUATION = ['absent', 'no', 'none'] as const
 
 /** Whether `trigger` may perform `action` (the language's rule). */

@@ -335,24 +335,25 @@ export class Behaviours {
     const world = this.world
     // (a tail's end is of the process its listener ran in, though a restart may come first)
     const born = world.generation
+    const about = subject || (meta.id ?? '')
     world.trace.mark(`${origin} ${label} ${action.do}`, world.generation, meta)
     switch (action.do) {
       case 'throw':
         // Where a creation this fault fails begins its rollback.
-        world.trace.fact('fault', world.generation, -1, from, -1, subject || (meta.id ?? ''), label)
+        world.trace.fact('fault', world.generation, -1, from, -1, about, label)
         throw new InjectedFault(`${label} (${origin}) threw`)
       case 'reject':
-        this.#tail(1, from, label, subject || (meta.id ?? ''), born)
+        this.#tail(1, from, label, about, born)
         return (async () => {
           await world.point(label, label)
-          this.#tail(0, from, label, subject || (meta.id ?? ''), born)
+          this.#tail(0, from, label, about, born)
           throw new InjectedFault(`${label} (${origin}) rejected`)
         })()
       case 'slow':
-        this.#tail(1, from, label, subject || (meta.id ?? ''), born)
+        this.#tail(1, from, label, about, born)
         return (async () => {
           await world.point(label, label)
-          this.#tail(0, from, label, subject || (meta.id ?? ''), born)
+          this.#tail(0, from, label, about, born)
           return then()
         })()
       case 'op':
@@ -363,11 +364,11 @@ export class Behaviours {
       case 'wait': {
         // The process this wait belongs to: once the gate opens, a crashed one does not go on.
         const generation = world.generation
-        this.#tail(1, from, label, subject || (meta.id ?? ''), born)
+        this.#tail(1, from, label, about, born)
         return (async () => {
           await world.gate(action.gate, label, generation)
           await world.point(`${label}:${action.gate}`, label, generation)
-          this.#tail(0, from, label, subject || (meta.id ?? ''), born)
+          this.#tail(0, from, label, about, born)
           return then()
         })()
       }
