@@ -4,7 +4,7 @@
  * it reaches its verdict on it, pass or violation, and *declines* it when the trace cannot say
  * whether the clause held there. Every decline has a reason of {@link REASONS}; a reason the contract
  * itself leaves open starts with `§` (it names the section), any other is a blind spot of the kit
- * (a fact the trace lacks). `README.md` lists every decline path (rows D1–D61) and the reason each
+ * (a fact the trace lacks). `README.md` lists every decline path (rows D1–D69) and the reason each
  * counts under.
  *
  * Counting is per run: a clause is *reached* in a run when one of its units was judged or declined
@@ -69,6 +69,7 @@ export const R = reasons({
   preparationHeld: ['F8 which resume a preparation serves (one of its id never settled)', ['D63']],
   flushDispatch: ['F2 which flush a session/flush dispatch belongs to', ['D64']],
   flushTail: ['F10 when a session/flush listener\'s async tail ended', ['D64']],
+  joinedUnload: ['§8 a boundary awaiting a process unload another chain started (disposal memoized)', ['D69']],
   noFacts: ['no facts recorded (a trace without them)', []],
 })
 

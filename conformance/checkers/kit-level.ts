@@ -23,6 +23,7 @@ import type { Analysis } from './analysis.js'
 import { R } from './declines.js'
 import { windowsOf } from './windows.js'
 import { gateClosed } from './liveness.js'
+import { joinedUnloads } from './joined-unload.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -92,6 +93,7 @@ function selfDeadlocks(a: Analysis): Violation[] {
   const ended = new Set<string>()
   for (const e of a.entries) if (e.k === 'outcome') ended.add(key(e))
   const gatesLeftClosed = gateClosed(a)
+  const joined = joinedUnloads(a)
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(key(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
@@ -102,6 +104,11 @@ function selfDeadlocks(a: Analysis): Violation[] {
     if (started?.k !== 'invoke') return
     if (ended.has(key(started))) {
       a.declines.judged(137)
+      return
+    }
+    // An unload another chain had started, joined: drained with the boundary under one reading of §8.
+    if (joined.includes(started)) {
+      a.declines.declined(137, R.joinedUnload)
       return
     }
     // A process that crashed under the boundary ends nothing it had in flight.

@@ -12,6 +12,7 @@ import type { RunOutcome } from '../../sim/engine/index.js'
 import { closedGates } from '../../sim/world/surface-marks.js'
 import type { Analysis } from './analysis.js'
 import { R } from './declines.js'
+import { joinedUnloads } from './joined-unload.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -147,6 +148,11 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string, 
     const ended = new Set(a.entries.filter((e) => e.k === 'outcome' && e.actor === actor).map((e) => e.k === 'outcome' ? e.what : ''))
     const nested = a.entries.filter((e) => e.k === 'invoke' && e.actor === actor && e.what.includes(` in ${op}#`) && !ended.has(e.what)).at(-1)
     if (nested && nested.k === 'invoke') return unjustified(a, actor, nested.what.slice(0, nested.what.indexOf(' in ')), waitingOn, closed)
+    return undefined
+  }
+  // (a process unload drained by a boundary that joined it, D69: one reading of §8 makes that the program's own deadlock)
+  if ((kind === 'shutdown' || kind === 'restart') && joinedUnloads(a).length > 0) {
+    a.declines.declined(98, R.joinedUnload)
     return undefined
   }
   return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5 and §12 Q8 in docs/clauses.md)' }
