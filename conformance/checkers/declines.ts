@@ -4,7 +4,7 @@
  * it reaches its verdict on it, pass or violation, and *declines* it when the trace cannot say
  * whether the clause held there. Every decline has a reason of {@link REASONS}; a reason the contract
  * itself leaves open starts with `§` (it names the section), any other is a blind spot of the kit
- * (a fact the trace lacks). `README.md` lists every decline path (rows D1–D69) and the reason each
+ * (a fact the trace lacks). `README.md` lists every decline path (rows D1–D70) and the reason each
  * counts under.
  *
  * Counting is per run: a clause is *reached* in a run when one of its units was judged or declined
@@ -37,7 +37,7 @@ function reasons<K extends string>(table: Record<K, readonly [string, readonly s
 /** Every reason a checker may decline for, by name. */
 export const R = reasons({
   stubEdge: ['F1 whether a registry edge is a stub\'s or a lifecycle\'s', ['D1', 'D2', 'D12']],
-  publisher: ['F1 which of several same-id creations published', ['D3', 'D4', 'D5', 'D67']],
+  publisher: ['F1 which of several same-id creations published', ['D3', 'D4', 'D5', 'D67', 'D70']],
   noCreation: ['F1 no creation in flight published the lifecycle', ['D5']],
   drivenFrom: ['F2 which dispatch an inline operation came from', ['D7']],
   lateOutcome: ['F11 which process a late outcome\'s snapshot shows', ['D8', 'D13']],

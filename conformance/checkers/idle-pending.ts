@@ -30,7 +30,7 @@ import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import type { OpWindow } from './windows.js'
 import { inSpan, rollbackBegan } from './facts.js'
-import { teardownRequest, windowsOf } from './windows.js'
+import { rivalOwnerUnload, teardownRequest, windowsOf } from './windows.js'
 
 type Append = Extract<TraceEntry, { k: 'append' }>
 
@@ -68,8 +68,10 @@ export function checkIdlePending(a: Analysis): Violation[] {
       const parks = parked(a, life, send, probe.at)
       // (a request made inside the send, from an observer of its append, came before its wake was decided)
       const during = request !== undefined && (request.invoke.i < send.invoke.i || inSpan(a.facts.spans.get(send.invoke.i), request.invoke.i))
+      // (or of another creation of the id that may have published it, had that one published: D67)
       const why: Parked | undefined = parks === PARKED ? parks : request ? (during ? R.sentAfterTeardown : R.teardownReach)
-        : rollback ? (began !== undefined && began <= send.invoke.i ? R.sentAfterTeardown : R.rollbackStart) : parks
+        : rollback ? (began !== undefined && began <= send.invoke.i ? R.sentAfterTeardown : R.rollbackStart)
+        : parks ?? (rivalOwnerUnload(a, life, probe.at) ? R.publisher : undefined)
       if (why) {
         if (!declined.has(key)) {
           if (why === PARKED) a.declines.judged(foundIn(a, life, send).clause)

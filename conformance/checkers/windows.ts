@@ -84,6 +84,17 @@ export function teardownRequest(a: Analysis, life: Life, before: number, depth =
 }
 
 /**
+ * An owner unload before `before` of another creation that may have published `life` (its ties and
+ * rivals, with another owner): had that one published, it was a teardown request of `life`.
+ */
+export function rivalOwnerUnload(a: Analysis, life: Life, before: number): OpWindow | undefined {
+  const owners = new Set([...life.alsoPossible, ...life.rivals].map((t) => t.owner).filter((o) => o !== undefined && o !== life.tx?.owner))
+  if (owners.size === 0) return undefined
+  const after = lowerBound(a, life)
+  return windowsOf(a).find((w) => w.world === life.world && w.invoke.i < before && w.invoke.i > after && w.spec.op === 'unloadOwner' && owners.has(w.spec.owner))
+}
+
+/**
  * The entry after which a request may be `life`'s: its creation's invoke, or (no creation
  * attributed) the end of the lifecycle of its id before it.
  */
