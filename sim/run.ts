@@ -44,6 +44,17 @@ export interface RunResult {
 }
 
 /**
+ * Processes a run may boot: a program whose listeners crash or restart every process they are
+ * registered in loops through new ones by its own design, a few steps each, and its trace (about 18
+ * entries per process) and checkers grow with it; honest programs boot a handful.
+ */
+export const MAX_PROCESSES = 256
+
+function bootLoop(world: World | undefined): string | undefined {
+  return world !== undefined && world.generation >= MAX_PROCESSES ? `the program booted ${MAX_PROCESSES} processes (its crashes and restarts)` : undefined
+}
+
+/**
  * Run `program` once under `strategy` (on which `beginRun()` must have returned true) in a fresh
  * world. Everything the run uses is built inside it; nothing survives to the next run.
  */
@@ -64,7 +75,7 @@ export async function runProgramWith(program: Program, driver: RunDriver, option
     world = await World.create({ program, process: options.process ?? kitProcess(options.install ?? referenceInstall), port: driver, trace })
     const w = world
     await Promise.all(program.actors.map((actor) => w.operations.runActor(actor.id, actor.ops)))
-  }, { ...(options.budget === undefined ? {} : { budget: options.budget }), runaway: () => trace.overflow })
+  }, { ...(options.budget === undefined ? {} : { budget: options.budget }), runaway: () => trace.overflow ?? bootLoop(world) })
   world?.recordFinal()
   world?.abandon()
   const result = trace.toTrace()

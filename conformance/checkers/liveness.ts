@@ -38,7 +38,7 @@ function end(outcome: RunOutcome): { i: number; d: number } {
   return { i: -1, d: outcome.decisions.decisions.length }
 }
 
-/** Crashes a program's listeners made, from which a livelock is the program's own loop through new processes. */
+/** Crashes and restarts a program's listeners made, from which a livelock is the program's own loop through new processes. */
 const PROGRAM_CRASH_LOOP = 3
 
 /** Check the run outcome and creation rejections. */
@@ -46,9 +46,9 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
   const out: Violation[] = []
   switch (outcome.kind) {
     case 'livelock':
-      // A program that crashes its process from a listener again and again loops through fresh
-      // processes whose listeners (each firing `times` per process) fire again: its own livelock.
-      if (a.entries.filter((e) => e.k === 'invoke' && e.actor === 'inline' && e.spec.op === 'crash').length >= PROGRAM_CRASH_LOOP) {
+      // A program that crashes or restarts its process from a listener again and again loops through
+      // fresh processes whose listeners (each firing `times` per process) fire again: its own livelock.
+      if (a.entries.filter((e) => e.k === 'invoke' && e.actor === 'inline' && (e.spec.op === 'crash' || e.spec.op === 'restart')).length >= PROGRAM_CRASH_LOOP) {
         break
       }
       out.push(violation('X-RUN', 2, outcome.reason ? `livelock: ${outcome.reason}` : `livelock: still running after ${outcome.budget} scheduling steps`, end(outcome)))
