@@ -26,9 +26,10 @@ import { SCENARIOS } from '../catalog/catalog.js'
 import type { Scenario } from '../catalog/scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
-import type { DrawnProgram } from '../guidance/guided-draw.js'
+import { LoadedPrograms, mutantProgram, storeProgram } from '../guidance/guided-draw.js'
+import type { DrawnProgram, StoredProgram } from '../guidance/guided-draw.js'
 import { stateTransitionSet } from '../guidance/state-coverage.js'
-import { transitionKeys } from '../guidance/transition-table.js'
+import { TransitionTable, transitionKeys } from '../guidance/transition-table.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
 
@@ -72,6 +73,13 @@ export interface CampaignContext {
    * reported it, and the highest of those seeds over every key once every key is there.
    */
   readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
+  /**
+   * Per thread, in a guided campaign: the transitions of every seed this thread ran. A seed that
+   * reached one of none of them sends its program with its result (see {@link SeedResult.program}).
+   */
+  readonly seen: TransitionTable
+  /** Per thread, in a guided campaign: corpus programs loaded as parents and donors of mutants. */
+  readonly loaded: LoadedPrograms
 }
 
 /**
@@ -86,6 +94,7 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
     settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [], coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
+    seen: new TransitionTable(), loaded: new LoadedPrograms(),
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -122,6 +131,13 @@ export interface SeedResult {
   readonly runs: readonly SeedRun[]
   /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
   readonly fromCorpus?: true
+  /**
+   * A guided campaign's seed whose runs reached a transition no earlier seed of its thread reached:
+   * its program, for the corpus. The ledger keeps a program whose seed reached a transition no
+   * earlier seed of the campaign reached, and a thread runs its seeds in seed order, so every seed
+   * the corpus keeps sends its program (most others do not).
+   */
+  readonly program?: StoredProgram
 }
 
 /** The schedule strategy of run seed `r` (one run), for random, pct and portfolio. */
@@ -159,7 +175,7 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
  */
 export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario } {
   if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
-  if (drawn?.origin === 'mutant') return { program: drawn.program }
+  if (drawn?.origin === 'mutant') return { program: mutantProgram(r, drawn, ctx.settings.arbitrary, ctx.loaded) }
   return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
@@ -177,10 +193,19 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
     for (const t of stateTransitionSet(result.trace)) transitions.add(t)
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
+  const keys = transitionKeys(transitions)
   return {
-    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: transitionKeys(transitions), runs,
+    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: keys, runs,
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
+    ...(ctx.settings.guidance && !ctx.scenario && newHere(ctx.seen, keys) ? { program: storeProgram(program) } : {}),
   }
+}
+
+/** Whether `keys` holds a transition `seen` did not; all of them are seen afterwards. */
+function newHere(seen: TransitionTable, keys: ArrayLike<number>): boolean {
+  let fresh = false
+  for (let i = 0; i < keys.length; i++) if (seen.hit(keys[i]!) === 0) fresh = true
+  return fresh
 }
 
 /**

@@ -178,7 +178,7 @@ function freshActorId(program: Program): string {
 /**
  * A deep copy of a program or a piece of one (plain objects, arrays, primitives), as
  * `structuredClone` makes it, shared references included, at a fraction of its cost: mutation
- * copies its parent and every candidate, on the main thread of a guided campaign.
+ * copies its parent and every candidate, for most seeds of a guided campaign.
  */
 function clone<T>(value: T): T {
   const seen = new Map<object, unknown>()
