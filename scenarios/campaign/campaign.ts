@@ -44,8 +44,7 @@ import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_R
 import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from '../guidance/guided-draw.js'
-import { stateTransitionSet } from '../guidance/state-coverage.js'
-import { transitionKeys } from '../guidance/transition-table.js'
+import { stateTransitionKeys } from '../guidance/state-coverage.js'
 
 export * from './types.js'
 export { drawForSeed, programForSeed, scenarioMix } from './draw.js'
@@ -176,7 +175,7 @@ async function exploreTree(
     if (!strategy.beginRun()) return 'exhausted'
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    const seedResult: SeedResult = { r: j, coverage: [], transitions: transitionKeys(stateTransitionSet(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+    const seedResult: SeedResult = { r: j, coverage: [], transitions: stateTransitionKeys([result.trace]), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
     const { reports, stop: mustStop } = ledger.add(seedResult)
     for (const { slot, failure } of reports) {
       progress('shrinking', failure.key)

@@ -28,8 +28,9 @@ import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
 import { LoadedPrograms, mutantProgram, storeProgram } from '../guidance/guided-draw.js'
 import type { DrawnProgram, StoredProgram } from '../guidance/guided-draw.js'
-import { stateTransitionSet } from '../guidance/state-coverage.js'
-import { TransitionTable, transitionKeys } from '../guidance/transition-table.js'
+import { stateTransitionKeys } from '../guidance/state-coverage.js'
+import { TransitionTable } from '../guidance/transition-table.js'
+import type { Trace } from '../../sim/trace/trace.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
 
@@ -185,15 +186,15 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
   const kind = ctx.settings.strategy
   const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
   const runs: SeedRun[] = []
-  const transitions = new Set<string>()
+  const traces: Trace[] = []
   for (const strategy of strategies) {
     if (kind !== 'dfs' && !strategy.beginRun()) break
     const name = strategy.name
     const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    for (const t of stateTransitionSet(result.trace)) transitions.add(t)
+    traces.push(result.trace)
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
-  const keys = transitionKeys(transitions)
+  const keys = stateTransitionKeys(traces)
   return {
     r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: keys, runs,
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
