@@ -27,6 +27,11 @@ export interface RunProgramOptions {
   process?: ProcessFactory
   /** Step budget (livelock bound). */
   budget?: number
+  /**
+   * The caller vouches that `program` passes `validateProgram` (a campaign's generated and mutated
+   * programs do by construction): it is not validated again for this run.
+   */
+  validated?: boolean
 }
 
 /** One run's result. */
@@ -52,7 +57,7 @@ export function runProgram(program: Program, strategy: Strategy, options: RunPro
  * the same port to compare the two on the same world.
  */
 export async function runProgramWith(program: Program, driver: RunDriver, options: RunProgramOptions = {}): Promise<RunResult> {
-  validateProgram(program)
+  if (options.validated !== true) validateProgram(program)
   const trace = new TraceRecorder(() => driver.decisionCount)
   let world: World | undefined
   const outcome = await driver.run(async () => {

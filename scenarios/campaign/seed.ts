@@ -190,7 +190,9 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
   for (const strategy of strategies) {
     if (kind !== 'dfs' && !strategy.beginRun()) break
     const name = strategy.name
-    const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
+    // A random-program campaign's programs are valid by construction (generated, mutated or a
+    // catalog scenario, each validated by its own tests or at its making): not validated per run.
+    const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory, validated: ctx.scenario === undefined })
     traces.push(result.trace)
     runs.push(await seedRun(ctx, program, result, name, drawnFrom))
   }
@@ -198,7 +200,7 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
   return {
     r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: keys, runs,
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
-    ...(ctx.settings.guidance && !ctx.scenario && newHere(ctx.seen, keys) ? { program: storeProgram(program) } : {}),
+    ...(ctx.settings.guidance && !ctx.scenario && newHere(ctx.seen, keys) ? { program: storeProgram(ctx.loaded.keep(r, program)) } : {}),
   }
 }
 

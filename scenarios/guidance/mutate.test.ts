@@ -45,6 +45,22 @@ describe('mutateProgram', () => {
     expect(pool).not.toBe(frozen)
   })
 
+  it('takes donors given as functions, calls one only when it splices from it, and makes the same mutant as with the programs', () => {
+    let calls = 0
+    let splices = 0
+    for (const [i, parent] of parents.entries()) {
+      const donors = [parents[(i + 1) % parents.length]!, parents[(i + 2) % parents.length]!]
+      const lazy = donors.map((d) => () => { calls++; return d })
+      const eager = mutateProgram(parent, createRng(i, 'lazy'), { donors })
+      const made = mutateProgram(parent, createRng(i, 'lazy'), { donors: lazy })
+      expect(made).toEqual(eager)
+      splices += eager.mutations.filter((m) => m === 'splice').length
+    }
+    expect(calls).toBeGreaterThan(0)
+    expect(calls).toBeLessThan(parents.length)
+    expect(splices).toBeGreaterThan(0)
+  })
+
   it('is a function of the parent and the stream: the same seed gives the same mutant, another seed another', () => {
     const parent = parents[7]!
     const a = mutateProgram(parent, createRng(1, 'x'), { donors: [parents[8]!] })
