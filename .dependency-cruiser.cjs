@@ -16,6 +16,17 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: `^(${LAYERS.slice(i + 1).join('|')}|bench|examples|adapters)/` },
 }))
 
+// The second gallery's mutants (conformance/mutants/from-scratch/) are adapters of the from-scratch
+// example: each subclasses one of its classes, so they, and only they, import that example (and the
+// kit only by its package name, as the example does).
+upward[2].to.path = '^(scenarios|report|cli|bench|adapters)/'
+const exampleMutants = {
+  name: 'only-the-example-gallery-imports-the-example',
+  severity: 'error',
+  from: { path: '^conformance/', pathNot: '^conformance/mutants/from-scratch/' },
+  to: { path: '^examples/' },
+}
+
 module.exports = {
   forbidden: [
     {
@@ -26,6 +37,7 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
+    exampleMutants,
     {
       name: 'cli-imports-no-bench-or-examples',
       severity: 'error',

@@ -27,8 +27,8 @@ export interface CliOptions {
   readonly cwd?: string
   /** Kill the child after this long (a hang is then a test failure, not a stuck test run). */
   readonly timeoutMs?: number
-  /** Send this signal after `afterMs`. */
-  readonly signal?: { readonly name: NodeJS.Signals; readonly afterMs: number }
+  /** Send this signal `afterMs` after the start (or after stderr first matches `afterStderr`). */
+  readonly signal?: { readonly name: NodeJS.Signals; readonly afterMs: number; readonly afterStderr?: RegExp }
   readonly env?: Record<string, string>
 }
 
@@ -44,9 +44,14 @@ export function dshKit(args: readonly string[], options: CliOptions = {}): Promi
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d })
-    child.stderr.on('data', (d: Buffer) => { stderr += d })
     const kill = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs)
-    const signal = options.signal === undefined ? undefined : setTimeout(() => child.kill(options.signal!.name), options.signal.afterMs)
+    let signal: NodeJS.Timeout | undefined
+    const arm = (): void => { signal ??= setTimeout(() => child.kill(options.signal!.name), options.signal!.afterMs) }
+    if (options.signal !== undefined && options.signal.afterStderr === undefined) arm()
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d
+      if (options.signal?.afterStderr?.test(stderr)) arm()
+    })
     child.on('error', reject)
     child.on('close', (code, sig) => {
       clearTimeout(kill)

@@ -8,7 +8,10 @@
 export const EXIT = {
   /** Everything requested ran to completion and passed (`explain`, a viewer: it drew the timeline, whatever the run shows). */
   ok: 0,
-  /** A clause failed or a violation was found (a hang, livelock or crash charged to a clause included). */
+  /**
+   * A clause failed or a violation was found (a hang, livelock or crash charged to a clause included);
+   * for certify, a MUST clause failed or was left unchecked outside the baseline, or a baseline entry no longer holds.
+   */
   violation: 1,
   /** The work did not complete and nothing failed: a `--timeout` expired, work was lost, or the event loop drained while work was pending. */
   incomplete: 2,
@@ -36,14 +39,14 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 /** One line per exit code, for `--help` and the README. */
 export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'everything requested ran to completion and passed; explain exits 0 once it drew the timeline, even of a violating run (gate on replay)'],
-  [EXIT.violation, 'a clause failed or a violation was found (hangs, livelocks and crashes are charged to a clause)'],
+  [EXIT.violation, 'a clause failed or a violation was found (hangs, livelocks and crashes are charged to a clause); certify: a MUST clause failed or was left unchecked and the --baseline does not list it, or a baseline entry no longer holds'],
   [EXIT.incomplete, 'the work did not complete and nothing failed (a --timeout expired, or work never settled)'],
   [EXIT.diverged, 'a replay did not reproduce its recorded run'],
   [EXIT.usage, 'usage error: unknown command or option, or a value out of range'],
   [EXIT.input, 'bad input file: a run file, program or report that does not parse or validate'],
   [EXIT.internal, 'internal error of the kit (a bug; please report it)'],
-  [EXIT.output, 'an output path cannot be written'],
-  [EXIT.adapter, 'adapter error: does not load, wrong shape, throws on install, registers no factory'],
+  [EXIT.output, 'an output path cannot be written (every other output is still attempted; each failure is named)'],
+  [EXIT.adapter, 'adapter error: does not load (its worker dies, hangs or runs away while loading), wrong shape, throws on install, registers no factory'],
   [EXIT.interrupted, 'interrupted (SIGINT) after writing the partial summary'],
   [EXIT.terminated, 'terminated (SIGTERM) after writing the partial summary'],
 ]

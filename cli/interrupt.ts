@@ -7,11 +7,19 @@ import { EXIT } from './exit-codes.js'
 
 let received: 'SIGINT' | 'SIGTERM' | undefined
 
-/** Install the handlers (once, by `main`). */
-export function installInterruptHandlers(): void {
+/**
+ * Install the handlers (once, by `main`, before anything else can). `quit` ends the process at once
+ * with the signal's code (the second signal). The main thread runs no adapter code, so no handler
+ * of an adapter can take a signal from the kit.
+ */
+export function installInterruptHandlers(quit: (code: number) => void): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (received !== undefined) process.exit(exitCodeOf(signal))
+      if (received !== undefined) {
+        process.stderr.write(`\ndsh-kit: ${signal} again: quitting at once\n`)
+        quit(exitCodeOf(signal))
+        return
+      }
       received = signal
       process.stderr.write(`\ndsh-kit: ${signal} received: finishing the work in flight, then printing the partial summary (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again quits at once)\n`)
     })

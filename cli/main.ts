@@ -10,7 +10,10 @@
 import { AdapterError } from '../conformance/adapters/adapter.js'
 import { ProgramError } from '../sim/program/program.js'
 import { RunFileError } from '../sim/trace/run-file.js'
+import { crashText } from '../sim/trace/bounded-text.js'
 import { certifyCommand } from './commands/certify.js'
+import { compareCommand } from './commands/compare.js'
+import { initCommand } from './commands/init.js'
 import { explainCommand } from './commands/explain.js'
 import { fuzzCommand } from './commands/fuzz.js'
 import { listCommand } from './commands/list.js'
@@ -25,6 +28,7 @@ import { COMMAND_USAGE, usage } from './usage.js'
 
 const COMMANDS: Readonly<Record<string, (args: string[]) => number | Promise<number>>> = {
   certify: certifyCommand, fuzz: fuzzCommand, merge: mergeCommand, run: runCommand, replay: replayCommand, explain: explainCommand, list: listCommand,
+  compare: compareCommand, init: initCommand,
 }
 
 /** Run the CLI; returns the exit code (never throws). */
@@ -60,11 +64,15 @@ function report(error: unknown): number {
   if (error instanceof InputError || error instanceof RunFileError || error instanceof ProgramError) return line(error.message), EXIT.input
   if (error instanceof OutputError) return line(error.message), EXIT.output
   if (error instanceof AdapterError || (error instanceof Error && error.name === 'AdapterError')) return line(error.message), EXIT.adapter
-  line(`internal error (a bug in dsh-kit; please report it with the command line): ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+  // A pool's worker died, hung or ran away while loading the adapter module (reported once, never respawned).
+  if (error instanceof Error && error.name === 'PoolInitError') return line(`cannot load the adapter: ${error.message}`), EXIT.adapter
+  line(`internal error (a bug in dsh-kit; please report it with the command line): ${crashText(error)}`)
   return EXIT.internal
 }
 
 let finished = false
+/** The verdict's exit code, once `main` has it: the only code the process may end with from then on. */
+let verdict: number | undefined
 // An exception nothing caught ends the process (Node prints it): a crash, not a hang.
 let crashed = false
 process.on('uncaughtExceptionMonitor', () => {
@@ -72,10 +80,15 @@ process.on('uncaughtExceptionMonitor', () => {
 })
 // For the kit's own tests: the peak memory of the whole process (worker threads included).
 if (process.env.DSH_KIT_REPORT_PEAK_RSS === '1') process.on('exit', () => process.stderr.write(`dsh-kit: peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`))
-// If the event loop drains while the command still waits on something, Node would exit with the
-// code set so far: a hang would look like a pass. It is the incomplete code instead.
+// The exit code is the kit's: once the verdict is known it is re-asserted here, whatever ran before
+// this listener (a `beforeExit` handler or a timer calling `process.exit(0)`, a write to
+// `process.exitCode`). Before it is known, an exit is a crash or a hang, never a pass: if the event
+// loop drains while the command still waits on something, Node would exit with the code set so far.
 process.on('exit', () => {
-  if (finished) return
+  if (finished) {
+    process.exitCode = verdict
+    return
+  }
   if (crashed) {
     process.stderr.write(`dsh-kit: ${process.argv[2] ?? ''} crashed on an uncaught exception raised outside every run the kit watches (printed below): from the adapter's own code, or a bug in dsh-kit (please report it with the command line)\n`)
     process.exitCode = EXIT.internal
@@ -84,11 +97,26 @@ process.on('exit', () => {
   process.stderr.write(`dsh-kit: ${process.argv[2] ?? ''} did not complete: the event loop went idle while work was still pending (a hang in code nothing watched)\n`)
   process.exitCode = EXIT.incomplete
 })
-installInterruptHandlers()
-main(process.argv.slice(2)).then((code) => {
+
+/** Flush stdout and stderr, then end the process with `code` (nothing left running decides it). */
+async function exitWith(code: number): Promise<never> {
   finished = true
+  verdict = code
   process.exitCode = code
-}, (error: unknown) => {
+  const flushed = (stream: NodeJS.WriteStream): Promise<void> => new Promise((resolve) => {
+    try {
+      stream.write('', () => resolve())
+    } catch {
+      resolve()
+    }
+  })
+  await Promise.race([Promise.all([flushed(process.stdout), flushed(process.stderr)]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())])
+  process.exit(code)
+}
+
+installInterruptHandlers((code) => {
   finished = true
-  process.exitCode = report(error)
+  verdict = code
+  process.exit(code)
 })
+main(process.argv.slice(2)).then((code) => exitWith(code), (error: unknown) => exitWith(report(error)))

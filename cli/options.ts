@@ -11,6 +11,9 @@ import { parseArgs } from 'node:util'
 import type { ParseArgsConfig } from 'node:util'
 import { clauseNumberOf } from '../conformance/certify/plan.js'
 import { OutputError, UsageError } from './errors.js'
+import { EXIT } from './exit-codes.js'
+
+const EXIT_OUTPUT = EXIT.output
 
 /** `parseArgs` with its errors turned into one-line usage errors naming the command. */
 export function parseOptions<O extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: O, positionals = false): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>> {
@@ -98,6 +101,23 @@ export function writeOutput(option: string, file: string, text: string): void {
   } catch (error) {
     throw new OutputError(`${option} ${file}: could not write (${reason(error)})`)
   }
+}
+
+/** Run one output step; its {@link OutputError} (or any error, as one) is returned, never thrown, so the next output is still attempted. */
+export function attemptOutput(write: () => void): OutputError | undefined {
+  try {
+    write()
+    return undefined
+  } catch (error) {
+    return error instanceof OutputError ? error : new OutputError(`an output failed: ${reason(error)}`)
+  }
+}
+
+/** Print each failed output (one line each) and return the output exit code; `code` when none failed. */
+export function outputsExitCode(failed: readonly (OutputError | undefined)[], code: number): number {
+  const errors = failed.filter((e): e is OutputError => e !== undefined)
+  for (const e of errors) process.stderr.write(`dsh-kit: ${e.message}\n`)
+  return errors.length > 0 ? EXIT_OUTPUT : code
 }
 
 /** `ENOTDIR: not a directory` from a Node file-system error (the path is already in the message around it). */

@@ -1,9 +1,10 @@
 /**
  * The package as a consumer installs it: `npm pack`, install the tarball (and vitest) into a fresh
- * project, then the README's walkthrough through the installed package only: certify an external
- * adapter with `npx dsh-kit certify`, read a clause with `list --clause`, and run a vitest file that
- * uses `defineConformanceSuite`. The install prints no `npm warn`. Skipped, saying why, only when
- * the registry cannot be reached.
+ * project, then the README's walkthrough through the installed package only: `init --from-example`
+ * and a certify that passes at once (its badge written, the init-written vitest suite run), certify
+ * an external adapter with `npx dsh-kit certify`, read a clause with `list --clause`, and run a
+ * vitest file that uses `defineConformanceSuite`. The install prints no `npm warn`.
+ * Skipped, saying why, only when the registry cannot be reached.
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -86,6 +87,19 @@ describe('the npm package', () => {
     expect(install.code, install.out).toBe(0)
     expect(install.out.split('\n').filter((line) => /^npm warn/i.test(line))).toEqual([])
 
+    // The CI-gate path of the README's first screen: init --from-example, then certify passes at once.
+    const init = await run('npx', ['--no', 'dsh-kit', 'init', '--from-example'], project)
+    expect(init.code, init.out).toBe(0)
+    expect(init.out).toContain('wrote dsh-kit.adapter.mjs, dsh-kit.conformance.test.mjs, .github/workflows/dsh-kit.yml, and the example factory in dsh-kit-example/')
+    const gate = await run('npx', ['--no', 'dsh-kit', 'certify', '--adapter', './dsh-kit.adapter.mjs', '--badge', 'dsh-kit.svg'], project)
+    expect(gate.code, gate.out).toBe(0)
+    expect(gate.out).toMatch(/^PASSED: \d+ clauses pass, 0 fail, 0 unchecked/m)
+    expect(readFileSync(join(project, 'dsh-kit.svg'), 'utf8')).toMatch(new RegExp(`<title>dsh-kit ${PACKAGE.version}: (\\d+)/\\1</title>`))
+    const suite = await run('npx', ['--no', 'vitest', 'run', 'dsh-kit.conformance.test.mjs', '-t', 'AGENT-FACTORY-SEAM 1:'], project)
+    expect(suite.code, suite.out).toBe(0)
+    // eslint-disable-next-line no-control-regex
+    expect(suite.out.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests +1 passed \| \d+ skipped/)
+
     // Step 2: an adapter module of their own, importing the kit by name.
     writeFileSync(join(project, 'my-factory.mjs'), `
       import { ReferenceFactory } from 'dsh-lifecycle-kit'
@@ -160,7 +174,7 @@ describe('the npm package', () => {
 
       defineConformanceSuite(adapter, { describe, it, profile: 'quick' })
     `)
-    const vitest = await run('npx', ['--no', 'vitest', 'run', '-t', 'AGENT-FACTORY-SEAM|X-SESSION', '--reporter=json', '--outputFile=vitest.json'], project)
+    const vitest = await run('npx', ['--no', 'vitest', 'run', 'my-loop.conformance.test.ts', '-t', 'AGENT-FACTORY-SEAM|X-SESSION', '--reporter=json', '--outputFile=vitest.json'], project)
     expect(vitest.code, vitest.out).toBe(0)
     const results = JSON.parse(readFileSync(join(project, 'vitest.json'), 'utf8')) as { testResults: { assertionResults: { title: string; status: string }[] }[] }
     const tests = results.testResults.flatMap((r) => r.assertionResults)

@@ -72,7 +72,7 @@ describe('scale: workers, shards and CI reports', () => {
     for (const s of shards) expect(s.code, s.stderr).toBe(EXIT.violation)
     const merge = await dshKit(['merge', join(dir, 's1.json'), join(dir, 's2.json'), join(dir, 's3.json'), '--json', join(dir, 'merged.json'), '--reporter', `junit=${join(dir, 'merged.xml')}`])
     expect(merge.code, merge.stderr).toBe(EXIT.violation)
-    expect(merge.stdout).toMatch(/^merged 3 shard reports \(shards 1\/3, 2\/3, 3\/3\)$/m)
+    expect(merge.stdout).toMatch(/^merged 3 shard reports \(shards 1\/3, 2\/3, 3\/3; dsh-kit \d+\.\d+\.\d+\S*\)$/m)
     const whole = await dshKit(['fuzz', '--adapter', M01, '--runs', '120', '--seed', '5', '--guidance', 'off', '--keep-going', '--workers', '2', '--out', join(dir, 'whole'), '--json', join(dir, 'whole.json')])
     expect(whole.code).toBe(EXIT.violation)
     const merged = JSON.parse(readFileSync(join(dir, 'merged.json'), 'utf8'))
@@ -92,7 +92,7 @@ describe('scale: workers, shards and CI reports', () => {
     expect(other.code).toBe(EXIT.ok)
     const mismatch = await dshKit(['merge', join(dir, 's1.json'), join(dir, 'other.json')])
     expect(mismatch.code).toBe(EXIT.input)
-    expect(mismatch.stderr).toMatch(/report 2 is of another campaign: its adapter is "dsh-lifecycle-kit reference"/)
+    expect(mismatch.stderr).toMatch(/other\.json is of another campaign: its adapter is "dsh-lifecycle-kit reference"/)
   }, 300_000)
 
   it('certify --reporter junit writes JUnit XML CI can parse: one testcase per clause, failures and skips marked', async () => {

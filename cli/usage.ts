@@ -9,7 +9,14 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   certify: `dsh-kit certify [--adapter <module>] [--profile quick|thorough] [--seed N] [--only "<GROUP> <n>"]...
                 [--workers N] [--timeout <duration>] [--case-timeout <duration>] [--fail-fast]
                 [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]... [--html <file>] [--timelines] [--no-shrink]
+                [--baseline <file>] [--write-baseline <file>] [--badge <file.svg>]
   certify an AgentFactory adapter (the built-in reference factory by default) clause by clause.
+  The verdict counts the MUST clauses (each clause's tier: MUST, SHOULD, or a divergence the contract
+  records): exit 0 only if none fails and none is left unchecked. --baseline <file> makes the failures
+  (and unchecked clauses, with their reason) it lists known: exit 0 exactly when what fails is what it
+  lists; a new failure, or a listed one that now passes, exits 1 naming it. --write-baseline <file>
+  writes the baseline of this certification (keeping the reasons of the file it rewrites).
+  --badge writes a shields-style SVG ("dsh-kit 0.1.0 | 179/179", "162/179 · 16 known").
   Directed cases and simulated runs run in --workers worker threads (default: every core), each
   watched: a case or run that hangs, livelocks or exhausts memory is charged to its clause.
   --timeout bounds the whole certification (incomplete: exit 2); --case-timeout one case or run (10s).
@@ -19,7 +26,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]...
              [--keep-going] [--no-shrink] [--guidance on|off] [--no-scenario-mix]
-             [--differential] [--no-baseline] [--no-timelines] [--workers N]
+             [--differential] [--no-baseline] [--no-timelines] [--workers N] [--baseline <file>]
   run random programs (or one named scenario) under many schedules with every checker on
   (default --runs 100, or 500 for a scenario). Random programs are guided by state coverage (default
   --guidance on): programs whose runs reached abstract transitions of the runtime no earlier run
@@ -28,18 +35,21 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   with its replay command; each failure is cross-checked on the reference factory, and
   --differential does not count violations the reference shows too. Runs go to --workers watched
   worker threads (default: every core; the findings of a --runs budget do not depend on it).
-  Ctrl-C prints the partial summary and writes --json before exiting 130.`,
+  Ctrl-C prints the partial summary and writes --json before exiting 130. --baseline <file> (certify's
+  baseline file) makes a violation of a clause it lists known: reported, not failing the campaign
+  (--no-baseline is another thing: it skips the cross-check of each failure on the reference factory).`,
   merge: `dsh-kit merge <report.json>... [--json <file>] [--reporter json|junit[=<file>]]... [--no-timelines]
   merge the --json reports of one campaign's shards (fuzz --shard i/n, one CI job each): totals
   summed, goals and coverage unioned, findings deduplicated by clause and shrunk program.`,
   run: `dsh-kit run <program.mjs|program.json> [--adapter <module>] [--runs N] [--seed S]
             [--strategy random|pct|dfs|portfolio] [--out <dir>] [--json <file>] [--keep-going]
-            [--no-shrink] [--no-timelines]
+            [--no-shrink] [--no-timelines] [--baseline <file>]
   run a program you wrote under many schedules (default --runs 100) with every checker on: a .mjs
   module whose default export is built with the builders reports print (import { program, actor,
   create, ... } from 'dsh-lifecycle-kit/scenarios'), a JSON program, or a run file's program.
   A violation is shrunk, saved as a run file and printed with its replay command; exit 1.
-  A program that does not validate is exit 65, naming the field.`,
+  A program that does not validate is exit 65, naming the field. --baseline <file>: a violation of a
+  clause the baseline lists is known and does not fail the run.`,
   replay: `dsh-kit replay <run-file> [--adapter <module>] [--force] [--timeline]
   replay a saved run from its decision log against the adapter it recorded and check it again;
   --adapter must name that adapter unless --force.`,
@@ -47,6 +57,16 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   print the run's timeline, one line per event with a column per actor, and the violations the
   run shows; --html writes a self-contained swim-lane page. explain is a viewer: it exits 0 once it
   drew the timeline, even of a violating run; gate on replay, which exits 1 while the run violates.`,
+  compare: `dsh-kit compare <certificate.json>... [--html <file>] [--json <file>]
+  the certificates of several implementations (each from certify --json) side by side: a clause ×
+  implementation matrix, the clauses where they differ first, per-group totals at the top, and each
+  failing cell linked to its shrunk program and replay command. A viewer: exit 0 once written.`,
+  init: `dsh-kit init [--from-example] [--force] [--dir <path>]
+  start a certification in your project: writes dsh-kit.adapter.mjs (the adapter, naming the factory
+  module to fill in), dsh-kit.conformance.test.mjs (the vitest suite) and .github/workflows/dsh-kit.yml
+  (certify against dsh-kit.baseline.json on every push, a nightly fuzz matrix merged into one verdict).
+  --from-example also copies the kit's example factory, so certify passes at once. Never overwrites
+  a file without --force; prints what to do next.`,
   list: `dsh-kit list [--clause "<GROUP> <n>" | <n>]...
   print the clause groups and clauses, the named scenarios and the mutants; --clause prints one
   clause's text, the contract sections it rests on (in the kit's words) and how the suite checks it

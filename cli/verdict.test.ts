@@ -176,16 +176,17 @@ describe('the verdict: exit 0 only for complete, passing work', () => {
     expect(timeout.stdout).toMatch(/^INCOMPLETE \(--timeout 1s expired; \d+ of \d+ units ran\)/m)
   }, 120_000)
 
-  it('an exception nothing catches, raised outside every watched run, is a crash (70) saying so, not a hang (2)', async () => {
+  it("an exception the adapter's module leaves uncaught, outside any run, is caught in its watched worker and charged to a clause (1), not a crash of the kit (70)", async () => {
     const dir = outsideProject('dsh-stray-')
     writeFileSync(join(dir, 'stray.mjs'), `import { REFERENCE_ADAPTER } from 'dsh-lifecycle-kit/conformance'
 setTimeout(() => Promise.reject(new Error('stray rejection of the adapter module')), 0)
 export default REFERENCE_ADAPTER
 `)
     const result = await run(['fuzz', '--adapter', 'stray.mjs', '--runs', '50', '--workers', '1'], { cwd: dir })
-    expect(result.code, result.stderr).toBe(EXIT.internal)
-    expect(result.stderr).toContain('fuzz crashed on an uncaught exception raised outside every run the kit watches')
-    expect(result.stderr).toContain('stray rejection of the adapter module')
+    expect(result.code, result.stderr).toBe(EXIT.violation)
+    expect(result.stdout).toMatch(CLAUSE_VIOLATED)
+    expect(result.stdout).toContain('stray rejection of the adapter module')
+    expect(result.stderr).not.toContain('crashed on an uncaught exception')
     expect(result.stderr).not.toContain('went idle')
   }, 60_000)
 

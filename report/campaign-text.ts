@@ -32,7 +32,7 @@ const indent = (text: string, by = '    '): string => text.split('\n').map((l) =
 /** One failure, ready to paste back. */
 export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaignOptions = {}): string {
   const lines = [
-    `${f.key} violated: ${f.message}`,
+    `${f.key} violated${f.known ? ` (known: ${f.known.reason || 'listed in the baseline'}${f.known.link ? `, ${f.known.link}` : ''})` : ''}: ${f.message}`,
     `  found by run ${f.run} { seed: ${f.runSeed}, strategy: '${f.strategy}' }${f.alsoViolated.length ? `; the same run also violated ${f.alsoViolated.join(', ')}` : ''}`,
   ]
   if (f.shrink) {
@@ -106,8 +106,14 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
   }
   const counts = Object.entries(report.violationCounts).map(([k, n]) => `${k} in ${n} run${n === 1 ? '' : 's'}`).join(', ')
   const found = `${Object.keys(report.violationCounts).length} clause(s) violated in ${report.violatingRuns} of ${report.runs} runs (${counts})`
-  if (report.stoppedBy === 'interrupted') lines.push(`INTERRUPTED after ${report.runs} runs: ${report.passed ? 'no violation so far' : found}`)
+  // With a baseline (--baseline), violations of the clauses it lists are known: they do not fail the campaign.
+  const known = new Set(report.knownClauses ?? [])
+  const knownCounts = Object.entries(report.violationCounts).filter(([k]) => known.has(k)).map(([k, n]) => `${k} in ${n} run${n === 1 ? '' : 's'}`)
+  const newOnes = Object.keys(report.violationCounts).filter((k) => !known.has(k))
+  const passedText = knownCounts.length ? `no new violation in ${report.runs} runs; known (baseline): ${knownCounts.join(', ')}` : `no violation in ${report.runs} runs`
+  const failedText = knownCounts.length ? `${newOnes.length} new clause(s) violated (${newOnes.join(', ')}); ${found}` : found
+  if (report.stoppedBy === 'interrupted') lines.push(`INTERRUPTED after ${report.runs} runs: ${report.passed ? (knownCounts.length ? passedText : 'no violation so far') : failedText}`)
   else if (report.runs === 0) lines.push('INCOMPLETE: no run completed within the budget')
-  else lines.push(report.passed ? `PASSED: no violation in ${report.runs} runs` : `FAILED: ${found}`)
+  else lines.push(report.passed ? `PASSED: ${passedText}` : `FAILED: ${failedText}`)
   return lines.join('\n')
 }

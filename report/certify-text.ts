@@ -5,6 +5,8 @@
  */
 import type { ClauseResult, Report } from '../conformance/certify/report.js'
 import { formatFailure, verdictOf } from '../conformance/certify/failure-text.js'
+import { clauseTier, gateOf, tierTotals } from '../conformance/certify/gate.js'
+import { TIERS } from '../conformance/clauses/tiers.js'
 
 const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ' }
 
@@ -20,10 +22,46 @@ export function formatClauseTable(report: Report): string {
     for (const c of inGroup) {
       const title = c.title.length > 80 ? `${c.title.slice(0, 77)}...` : c.title
       const how = c.status === 'unchecked' ? `  (${c.reason ?? 'unchecked'})` : `  [${c.checkedBy.join('+')} ${c.checks}]`
-      lines.push(`  ${MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${how}`)
+      lines.push(`  ${c.known && c.status === 'fail' ? 'fail' : MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${how}${gateNote(c)}`)
     }
   }
   return lines.join('\n')
+}
+
+/** A clause's tier when it is not a MUST, and its baseline entry when it has one. */
+function gateNote(c: ClauseResult): string {
+  const tier = clauseTier(c)
+  return `${tier === 'MUST' ? '' : `  [${tier}, not counted]`}${c.known ? `  known: ${c.known.reason || 'listed in the baseline'}` : ''}`
+}
+
+/** Each tier's totals, on one line. */
+export function formatTierTotals(report: Report): string {
+  const totals = report.tiers ?? tierTotals(report.clauses)
+  const parts = TIERS.map((t) => {
+    const n = totals[t]
+    return n.clauses === 0 ? `${t} none` : `${t} ${n.pass}/${n.clauses} pass (${n.fail} fail, ${n.unchecked} unchecked)`
+  })
+  return `tiers: ${parts.join('; ')} — the verdict counts the MUST clauses`
+}
+
+/** What the baseline made of the certificate: the known failures and unchecked clauses, what is new, what no longer holds. */
+export function formatBaselineSummary(report: Report): string[] {
+  const gate = gateOf(report)
+  const b = gate.baseline
+  if (!b) return []
+  const byKey = new Map(report.clauses.map((c) => [c.key, c]))
+  const entry = (key: string): string => {
+    const known = byKey.get(key)?.known
+    return `    ${key}  ${known?.reason || '(no reason given)'}${known?.link ? `  (${known.link})` : ''}`
+  }
+  const lines = [`baseline ${b.file ?? ''}${b.file ? ' ' : ''}(written for ${b.adapter}, kit ${b.kit}, contract ${b.contract}):`]
+  lines.push(`  known failures (${b.knownFailures.length})${b.knownFailures.length ? ':' : ''}`, ...b.knownFailures.map(entry))
+  if (b.knownUnchecked.length) lines.push(`  known unchecked (${b.knownUnchecked.length}):`, ...b.knownUnchecked.map(entry))
+  lines.push(`  new failures: ${gate.newFailures.length ? gate.newFailures.join(', ') : 'none'}`)
+  if (gate.newUnchecked.length) lines.push(`  new unchecked MUST clauses: ${gate.newUnchecked.join(', ')}`)
+  if (b.stale.length) lines.push(`  out of date (update the baseline: dsh-kit certify --write-baseline <file>):`, ...b.stale.map((e) => `    ${e.clause}  listed in "${e.listed}", now ${e.now === 'pass' ? 'passes' : e.now === 'fail' ? 'fails' : 'unchecked'}`))
+  if (b.notCovered.length) lines.push(`  not covered by this certification (--only): ${b.notCovered.join(', ')}`)
+  return lines
 }
 
 function describeVerdict(report: Report): string {
@@ -41,11 +79,13 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
     formatClauseTable(report),
     '',
   ]
-  const failures = report.clauses.filter((c) => c.status === 'fail').map((c) => formatFailure(c, options.timelines))
+  // A known failure is listed with its reason under the baseline; the new ones are printed in full.
+  const failures = report.clauses.filter((c) => c.status === 'fail' && !c.known).map((c) => formatFailure(c, options.timelines))
+  const gateLines = [formatTierTotals(report), ...formatBaselineSummary(report), '']
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
   const verdict = describeVerdict(report)
   const by = (how: 'case' | 'program' | 'checker'): number => report.clauses.filter((c) => c.status !== 'unchecked' && c.checkedBy.includes(how)).length
   const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked; checked by a case ${by('case')}, a program ${by('program')}, a checker ${by('checker')} (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
-  return [...head, ...(failures.length ? [...failures, ''] : []), tail].join('\n')
+  return [...head, ...(failures.length ? [...failures, ''] : []), ...gateLines, tail].join('\n')
 }

@@ -5,9 +5,12 @@
  * writes the files.
  * @module
  */
-export { formatClauseTable, formatReport } from './certify-text.js'
+export { formatBaselineSummary, formatClauseTable, formatReport, formatTierTotals } from './certify-text.js'
 export { formatCampaign, formatCampaignFailure, formatSizes, formatStateCoverage } from './campaign-text.js'
 export type { FormatCampaignOptions } from './campaign-text.js'
 export { campaignJUnit, certifyJUnit } from './junit.js'
 export * as timeline from './timeline/index.js'
 export * as certificate from './certificate/index.js'
+export * as compare from './compare/index.js'
+export { certificateBadge, renderBadge } from './badge.js'
+export type { Badge } from './badge.js'

@@ -1,12 +1,14 @@
 /**
  * JUnit XML, the report format every CI reads: one `<testcase>` per clause for a certificate (a
- * failure carries the counterexample and its replay command; unchecked and kit-level clauses are
- * `<skipped>` with the reason), one per finding for a campaign (or one passing case when it found
- * nothing).
+ * failure carries the counterexample and its replay command; a known failure of the baseline is
+ * `<skipped>` with its reason, and so are unchecked clauses the verdict accepts, while a MUST left
+ * unchecked fails), one per finding for a campaign (a known one skipped), or one passing case when
+ * it found nothing.
  * @module
  */
 import type { ClauseResult, Report } from '../conformance/certify/report.js'
 import { formatFailure } from '../conformance/certify/failure-text.js'
+import { clauseTier, gateOf } from '../conformance/certify/gate.js'
 import type { CampaignReport } from '../scenarios/campaign/types.js'
 import { formatCampaignFailure } from './campaign-text.js'
 
@@ -47,16 +49,38 @@ ${body}
 
 /** A certificate as JUnit XML. */
 export function certifyJUnit(report: Report): string {
-  const cases: Case[] = report.clauses.map((c) => ({
-    classname: c.group,
-    name: `${c.key}: ${c.title}`,
-    ...(c.status === 'fail' ? { failure: { message: c.failure?.message ?? 'failed', body: formatFailure(c, true) } } : {}),
-    ...(c.status === 'unchecked' ? { skipped: c.reason ?? 'no directed case or checker covered it in this certification' } : {}),
-  }))
+  const cases: Case[] = report.clauses.map((c) => ({ classname: c.group, name: `${c.key}: ${c.title}`, ...clauseOutcome(c) }))
   if (!report.complete) {
     cases.push({ classname: 'dsh-kit', name: 'certification completed', failure: { message: report.incomplete ?? 'incomplete', body: `${report.units.ran} of ${report.units.planned} units ran` } })
   }
+  // A baseline entry that no longer holds fails the gate: one failing testcase each, saying the fix.
+  for (const e of gateOf(report).baseline?.stale ?? []) {
+    const now = e.now === 'pass' ? 'now passes' : e.now === 'fail' ? 'is now checked and fails' : 'is now unchecked'
+    cases.push({ classname: 'dsh-kit.baseline', name: `baseline entry ${e.clause}`, failure: { message: `${e.clause} is listed in "${e.listed}" but ${now}: update the baseline`, body: 'dsh-kit certify --write-baseline <file> rewrites it from this certificate' } })
+  }
   return suiteXml(`certify ${report.adapter.name}@${report.adapter.version} (${report.profile})`, cases, report.durationMs / 1000)
+}
+
+/**
+ * A clause's JUnit outcome: a known failure (listed in the baseline) is skipped with its reason, a
+ * failure of a tier the verdict does not count is skipped saying so, a MUST clause left unchecked
+ * and not in the baseline fails (unchecked is not passed), other unchecked clauses are skipped.
+ */
+function clauseOutcome(c: ClauseResult): Pick<Case, 'failure' | 'skipped'> {
+  const tier = clauseTier(c)
+  const known = c.known ? `known (baseline): ${c.known.reason || 'listed in the baseline'}${c.known.link ? ` (${c.known.link})` : ''}` : undefined
+  if (c.status === 'fail') {
+    if (known) return { skipped: `${known}; fails with: ${c.failure?.message.split('\n')[0] ?? 'failed'}` }
+    if (tier !== 'MUST') return { skipped: `${tier}, not counted by the verdict; fails with: ${c.failure?.message.split('\n')[0] ?? 'failed'}` }
+    return { failure: { message: c.failure?.message ?? 'failed', body: formatFailure(c, true) } }
+  }
+  if (c.status === 'unchecked') {
+    const reason = c.reason ?? 'no directed case or checker covered it in this certification'
+    if (known) return { skipped: `${known}; unchecked: ${reason}` }
+    if (tier === 'MUST') return { failure: { message: `unchecked: ${reason}`, body: 'A MUST clause left unchecked fails the verdict; list it under "unchecked" in the baseline, with its reason, to accept it.' } }
+    return { skipped: reason }
+  }
+  return {}
 }
 
 /** A campaign's (or merged campaign's) findings as JUnit XML. */
@@ -64,7 +88,10 @@ export function campaignJUnit(report: CampaignReport & { durationMs?: number }):
   const cases: Case[] = report.failures.map((f) => ({
     classname: f.key.replace(/ \d+$/, ''),
     name: `${f.key}: seed ${f.runSeed}`,
-    failure: { message: f.message, body: formatCampaignFailure(f, { timelines: true }) },
+    // A violation of a clause the baseline lists is known: skipped, with the reason.
+    ...(f.known
+      ? { skipped: `known (baseline): ${f.known.reason || 'listed in the baseline'}${f.known.link ? ` (${f.known.link})` : ''}; violated: ${f.message.split('\n')[0]}` }
+      : { failure: { message: f.message, body: formatCampaignFailure(f, { timelines: true }) } }),
   }))
   if (cases.length === 0) cases.push({ classname: 'dsh-kit.fuzz', name: `no violation in ${report.runs} runs`, ...(report.runs === 0 ? { failure: { message: 'no run completed', body: '' } } : {}) })
   const what = report.mode === 'scenario' ? `scenario ${report.scenario}` : 'random programs'

@@ -198,6 +198,42 @@ const REPLAY_ACCEPTS_NON_ARRAY_INSERTED = {
   ].join('\n'),
 }
 
+/** §9 117: the gap of REPLAY_ACCEPTS_NON_ARRAY_INSERTED, seen live (live splices and replay share the one validate()). */
+const LIVE_SPLICE_NOT_VALIDATED = {
+  verdict: 'upstream',
+  title: 'a live inbox splice is validated like a replayed one, without checking that inserted is an array of messages, so it writes splices §6.5 refuses',
+  reading: [
+    'Upstream bug, the gap of §9 116 seen live (`@deepseek-ai/dsh-agent` 0.1.0-rc.8). Live splices and replay share',
+    '`Inbox.validate()` (lib/types/inbox.js), which checks the coordinates and that ids are unique, not that `inserted`',
+    'is an array of messages. So `agent.inbox.splice(\'next-turn\', 0, 1, \'\')` removes an item and durably writes',
+    '`inserted: ""`, and items without a string id (an object with no id, a string, an item whose id is a number, a',
+    'nested array, a message followed by a non-message) are accepted and written too: measured on this adapter, 8 of',
+    'the 17 splices the case probes are accepted live (the other 9 are refused, some only by accident: spreading a',
+    'non-iterable, reading the id of a null item). Upstream\'s own replay accepts the same log through the same',
+    'validate(), so upstream resumes it; but §6.5 says a log whose `inserted` is not an array is invalid and aborts',
+    'construction, and §6.3 appends only a validated splice, so a splice that replay must refuse is refused live',
+    'before anything is appended. (§6.5 names `inserted` not an array; items that are not messages are the kit\'s',
+    'reading of `inserted: UserMessage[]` and §1.1\'s MessageId.) A fix upstream: check `Array.isArray(inserted)`',
+    'and each item\'s string id in validate(), which fixes §9 116 as well.',
+  ].join('\n'),
+}
+
+/** §9 53: a session id that is not a string. */
+const SESSION_ID_NOT_VALIDATED = {
+  verdict: 'upstream',
+  title: 'create accepts a session id that is not a string (SessionId is a compile-time brand; the programmatic path never checks it)',
+  reading: [
+    'Upstream bug (minor, reachable only outside the TypeScript types: plain JavaScript or a cast). `SessionStore.prepare()`',
+    'of `@deepseek-ai/dsh-session` 0.1.0-rc.8 takes any id but `undefined`: `SessionId()` is a compile-time brand',
+    '(`function SessionId(id) { return id }`), and `ctx.agents.create({sessionId})` passes it through unchecked (only',
+    'the config-driven agents of `AgentLoop` go through the schema `sessionId: z.string().min(1)`). Measured on this',
+    'adapter: `create({sessionId: 42})` and `create({sessionId: true})` run setup and publish a session keyed by the',
+    'number (or the boolean); `{id: \'s1\'}` is refused, by a header check that compares it with its own string form.',
+    '§1.1 makes a SessionId a string, and §3.5 row A rejects a bad id with the validation error before anything is',
+    'observable. A fix upstream: `typeof id === \'string\'` in `prepare()`.',
+  ].join('\n'),
+}
+
 /** Rules, most specific first. */
 export const CLASSIFICATIONS = [
   {
@@ -328,6 +364,8 @@ export const CLASSIFICATIONS = [
  */
 export const CASE_CLASSIFICATIONS = [
   { key: 'AGENT-INBOX-REPLAY 116', caseTitle: /each invalid splice §6\.5 lists/, match: /an inserted that is a string .*expected the promise to reject/, ...REPLAY_ACCEPTS_NON_ARRAY_INSERTED },
+  { key: 'AGENT-INBOX-REPLAY 117', caseTitle: /a live splice that replay refuses/, match: /accepted live, but §6\.5 refuses its durable splice on replay/, ...LIVE_SPLICE_NOT_VALIDATED },
+  { key: 'AGENT-CREATE-RESUME 53', caseTitle: /a sessionId that is not a string/, match: /^sessionId (42|true): expected the promise to reject/, ...SESSION_ID_NOT_VALIDATED },
   { key: 'AGENT-PREPARE-PUBLISH 60', caseTitle: /session\/created listener disposing the owner/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
   { key: 'AGENT-PREPARE-PUBLISH 61', caseTitle: /session-start listener disposing the owner/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },
   { key: 'AGENT-TEARDOWN-TEST 93', caseTitle: /reentrant owner teardown from the first session\/created listener/, match: /expected the promise to reject/, ...OWNER_UNLOAD_SEEN_LATE },

@@ -5,14 +5,8 @@
  * @module
  */
 import { basename } from 'node:path'
-import { checkRun } from '../../conformance/checkers/index.js'
-import { normalizeAdapter } from '../../conformance/adapters/adapter.js'
-import { buildTimeline, renderHtml, renderLanes } from '../../report/timeline/index.js'
+import { renderHtml, renderLanes } from '../../report/timeline/index.js'
 import { readRunFile } from '../../sim/trace/run-file.js'
-import { runProgram } from '../../sim/run.js'
-import type { RunResult } from '../../sim/run.js'
-import { guidedReplay, replay as replayStrategy, ReplayDivergenceError } from '../../sim/strategies/index.js'
-import { renderTrace } from '../../sim/trace/trace.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { parseOptions, writableFile, writeOutput } from '../options.js'
@@ -28,33 +22,30 @@ export async function explainCommand(args: string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`explain takes one run file, got ${positionals.length}`)
   if (values.html) writableFile('--html', values.html)
   const file = readRunFile(path)
-  const { adapter, module } = await adapterForRunFile(file, path, values.adapter, values.force)
-  const processFactory = normalizeAdapter(adapter, module ?? 'reference').processFactory
-  let result: RunResult
-  let note: string | undefined
+  // The run replays where the adapter's code runs: a watched worker, with a deadline. Where the log
+  // no longer fits (the code changed, or --force named another factory), the worker follows it as
+  // far as it fits, and says so.
+  const { watched, adapter, module } = await adapterForRunFile(file, path, values.adapter, values.force)
+  let result
   try {
-    const strict = replayStrategy(file.decisions)
-    strict.beginRun()
-    result = await runProgram(file.program, strict, { process: processFactory })
-  } catch (error) {
-    if (!(error instanceof ReplayDivergenceError)) throw error
-    // The log no longer fits (the code changed, or --force named another factory): explain the run
-    // that follows it as far as it fits, and say so.
-    note = `the log no longer fits ${adapter.name} (${error.message}); showing a guided replay that follows it where it fits`
-    const guided = guidedReplay(file.decisions)
-    guided.beginRun()
-    result = await runProgram(file.program, guided, { process: processFactory })
+    result = await watched.replay({ path, guided: true, timeline: true, trace: values.flat })
+  } finally {
+    await watched.close()
   }
-  // Run files carry the violations' clauses, not their entries: recompute them on the replay.
-  const violations = checkRun(file.program, result.trace, result.outcome)
+  if (result.hung !== undefined || result.timeline === undefined) {
+    console.error(`dsh-kit explain: ${path} did not replay against ${adapter.name}: ${result.hung ?? 'no timeline'}, though the recorded run finished (the code under test changed or is nondeterministic)`)
+    return EXIT.diverged
+  }
+  const note = result.note === undefined ? undefined : `the log no longer fits ${adapter.name} (${result.note}); showing a guided replay that follows it where it fits`
+  const violations = result.violations ?? []
   if (note) console.error(`dsh-kit explain: ${note}`)
-  const timeline = buildTimeline(file.program, result.trace, result.decisions.decisions, violations)
+  const timeline = result.timeline
   const replayCommand = `npx dsh-kit replay ${path}${module ? ` --adapter ${module}` : ''}`
   if (values.html) {
     const meta = [
       `adapter: ${adapter.name}@${adapter.version}${module ? ` (${module})` : ''}`,
       `outcome: ${file.outcome.detail}`,
-      `decisions: ${result.decisions.decisions.length}, trace ${result.hash} (recorded ${file.hash})`,
+      `decisions: ${result.decisions}, trace ${result.hash} (recorded ${file.hash})`,
       `recorded violations: ${(file.violations ?? []).map((v) => v.clause).join(', ') || 'none'}`,
       ...(note ? [note] : []),
       `replay: ${replayCommand}`,
@@ -62,7 +53,7 @@ export async function explainCommand(args: string[]): Promise<number> {
     writeOutput('--html', values.html, renderHtml(timeline, { title: `dsh-kit explain ${basename(path)}`, lines: meta }))
     console.error(`wrote ${values.html}`)
   }
-  if (values.flat) console.log(renderTrace(result.trace, result.decisions.decisions))
+  if (values.flat) console.log(result.trace)
   else if (!values.html) console.log(renderLanes(timeline, { hideMarks: values['no-marks'] }))
   if (!values.html || values.flat) for (const v of violations) console.log(`${v.key} violated at entry #${v.entry} (decision ${v.decision}): ${v.message}`)
   return EXIT.ok

@@ -8,13 +8,16 @@ import { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign } fro
 import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
 import { formatCampaign } from '../../report/campaign-text.js'
 import { findScenario } from '../../scenarios/index.js'
-import { loadAdapter } from '../adapter-loader.js'
+import { describeAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
+import { kitVersion } from '../kit-version.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
-import { intOption, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
+import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { campaignJUnit } from '../../report/junit.js'
+import { knownViolations } from '../../conformance/certify/baseline.js'
+import { readBaselineFile } from '../baseline-file.js'
 
 function fuzzProgress(started: number): (p: CampaignProgress) => void {
   let last = 0
@@ -49,6 +52,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
     workers: { type: 'string' }, reporter: { type: 'string', multiple: true },
     guidance: { type: 'string' }, 'no-scenario-mix': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   })
   if (values.guidance !== undefined && values.guidance !== 'on' && values.guidance !== 'off') throw new UsageError(`--guidance must be on or off, got "${values.guidance}"`)
   if (values.scenario !== undefined && (values.guidance !== undefined || values['no-scenario-mix'])) throw new UsageError('--guidance and --no-scenario-mix apply to random programs, not to a --scenario')
@@ -74,7 +78,8 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   }
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'fuzz'))
   const reporters = reporterOptions('fuzz', values.reporter, values.json)
-  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  const known = values.baseline === undefined ? undefined : knownViolations(readBaselineFile(values.baseline))
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
   process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}`}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
@@ -86,6 +91,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
       differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
       ...(values.guidance === undefined ? {} : { guidance: values.guidance === 'on' }), mixScenarios: !values['no-scenario-mix'],
       ...(values.adapter ? { adapterModule: values.adapter } : {}),
+      ...(known ? { known } : {}),
       ...(scenario ? { scenario } : {}),
       ...(shard ? { shard } : {}),
       ...(runs === undefined ? {} : { runs }),
@@ -96,8 +102,10 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     throw error
   }
   const durationMs = Math.round(performance.now() - started)
+  // Recorded in the JSON so that `merge` can check its shards are of one campaign.
+  const budget = { ...(runs === undefined ? {} : { runs }), ...(values.time === undefined ? {} : { time: values.time }) }
   if (process.stderr.isTTY) process.stderr.write('\n')
   console.log(formatCampaign(report, { durationMs, timelines: !values['no-timelines'] }))
-  writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
-  return fuzzExitCode(report)
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs, kitVersion: kitVersion(), budget }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
+  return outputsExitCode(failed, fuzzExitCode(report))
 }

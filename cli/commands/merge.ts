@@ -9,7 +9,7 @@ import { MergeError, mergeReports } from '../../scenarios/campaign/merge.js'
 import type { MergedReport, ShardReport } from '../../scenarios/campaign/merge.js'
 import { InputError, UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
-import { parseOptions } from '../options.js'
+import { outputsExitCode, parseOptions } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
 import { campaignJUnit } from '../../report/junit.js'
 
@@ -21,7 +21,9 @@ function readShard(path: string): ShardReport {
     throw new InputError(`${path}: cannot read a fuzz report: ${(error as Error).message}`)
   }
   const r = value as Partial<ShardReport>
-  if (typeof r !== 'object' || r === null || typeof r.runs !== 'number' || !Array.isArray(r.failures) || typeof r.shard !== 'object' || typeof r.adapter !== 'string') {
+  if (typeof r !== 'object' || r === null || typeof r.runs !== 'number' || !Array.isArray(r.failures) || typeof r.shard !== 'object' || r.shard === null
+    || typeof r.shard.index !== 'number' || typeof r.shard.count !== 'number' || typeof r.adapter !== 'string' || typeof r.violatingRuns !== 'number'
+    || typeof r.violationCounts !== 'object' || r.violationCounts === null) {
     throw new InputError(`${path}: not a fuzz report (expected the JSON that \`dsh-kit fuzz --json <file>\` writes)`)
   }
   return r as ShardReport
@@ -30,7 +32,7 @@ function readShard(path: string): ShardReport {
 /** The exit code of a merged campaign. */
 export function mergeExitCode(report: MergedReport): number {
   if (!report.passed) return EXIT.violation
-  if (report.stoppedBy === 'interrupted' || report.runs === 0) return EXIT.incomplete
+  if (report.stoppedBy === 'interrupted' || report.runs === 0 || report.emptyShards.length > 0) return EXIT.incomplete
   return EXIT.ok
 }
 
@@ -42,13 +44,15 @@ export function mergeCommand(args: string[]): number {
   const reporters = reporterOptions('merge', values.reporter, values.json)
   let merged: MergedReport
   try {
-    merged = mergeReports(positionals.map(readShard))
+    merged = mergeReports(positionals.map(readShard), (i) => positionals[i]!)
   } catch (error) {
     if (error instanceof MergeError) throw new InputError(error.message)
     throw error
   }
-  console.log(`merged ${positionals.length} shard report${positionals.length === 1 ? '' : 's'} (shards ${merged.mergedShards.join(', ')})`)
+  console.log(`merged ${positionals.length} shard report${positionals.length === 1 ? '' : 's'} (shards ${merged.mergedShards.join(', ')}; dsh-kit ${merged.kitVersion})`)
+  // A shard that ran nothing (killed, or out of time before its first run) tried none of its seeds.
+  for (const shard of merged.emptyShards) console.log(`shard ${shard} completed 0 runs: its seeds were never tried, so the merge is INCOMPLETE`)
   console.log(formatCampaign(merged, { timelines: !values['no-timelines'], ...(merged.durationMs === undefined ? {} : { durationMs: merged.durationMs }) }))
-  writeReports(reporters, { json: () => `${JSON.stringify(merged, null, 1)}\n`, junit: () => campaignJUnit(merged) })
-  return mergeExitCode(merged)
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify(merged, null, 1)}\n`, junit: () => campaignJUnit(merged) })
+  return outputsExitCode(failed, mergeExitCode(merged))
 }

@@ -2,12 +2,7 @@
  * `dsh-kit replay`: rerun a saved run from its decision log against its adapter and check it again.
  * @module
  */
-import { checkRun } from '../../conformance/checkers/index.js'
-import { normalizeAdapter } from '../../conformance/adapters/adapter.js'
 import { readRunFile } from '../../sim/trace/run-file.js'
-import { runProgram } from '../../sim/run.js'
-import { replay as replayStrategy, ReplayDivergenceError } from '../../sim/strategies/index.js'
-import { renderTrace } from '../../sim/trace/trace.js'
 import { UsageError } from '../errors.js'
 import { EXIT } from '../exit-codes.js'
 import { parseOptions } from '../options.js'
@@ -21,20 +16,25 @@ export async function replayCommand(args: string[]): Promise<number> {
   if (!path) throw new UsageError('replay needs a run file: dsh-kit replay <run-file>')
   if (positionals.length > 1) throw new UsageError(`replay takes one run file, got ${positionals.length}`)
   const file = readRunFile(path)
-  const { adapter, module } = await adapterForRunFile(file, path, values.adapter, values.force)
-  const strategy = replayStrategy(file.decisions)
-  strategy.beginRun()
+  // The run replays where the adapter's code runs: a watched worker, with a deadline.
+  const { watched, adapter } = await adapterForRunFile(file, path, values.adapter, values.force)
   let result
   try {
-    result = await runProgram(file.program, strategy, { process: normalizeAdapter(adapter, module ?? 'reference').processFactory })
-  } catch (error) {
-    if (!(error instanceof ReplayDivergenceError)) throw error
-    console.log(`dsh-kit replay: ${path} did not replay against ${adapter.name}: ${error.message} (the code under test changed or is nondeterministic)`)
+    result = await watched.replay({ path, guided: false, trace: values.timeline })
+  } finally {
+    await watched.close()
+  }
+  if (result.diverged !== undefined) {
+    console.log(`dsh-kit replay: ${path} did not replay against ${adapter.name}: ${result.diverged} (the code under test changed or is nondeterministic)`)
     return EXIT.diverged
   }
-  const violations = checkRun(file.program, result.trace, result.outcome)
-  if (values.timeline) console.log(renderTrace(result.trace, result.decisions.decisions))
-  console.log(`replayed ${path} against ${adapter.name}: ${result.decisions.decisions.length} decisions, trace ${result.hash} (recorded ${file.hash})`)
+  if (result.hung !== undefined) {
+    console.log(`dsh-kit replay: ${path} did not replay against ${adapter.name}: ${result.hung}, though the recorded run finished (the code under test changed or is nondeterministic)`)
+    return EXIT.diverged
+  }
+  const violations = result.violations ?? []
+  if (values.timeline && result.trace !== undefined) console.log(result.trace)
+  console.log(`replayed ${path} against ${adapter.name}: ${result.decisions} decisions, trace ${result.hash} (recorded ${file.hash})`)
   for (const v of violations) console.log(`  ${v.key} violated at entry #${v.entry} (decision ${v.decision}): ${v.message}`)
   const recorded = new Set((file.violations ?? []).map((v) => v.clause))
   const found = new Set(violations.map((v) => v.key))

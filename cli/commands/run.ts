@@ -12,12 +12,14 @@ import { CAMPAIGN_STRATEGIES, CampaignError, runCampaign } from '../../scenarios
 import type { CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
 import { formatCampaign } from '../../report/campaign-text.js'
 import type { Scenario } from '../../scenarios/catalog/scenario.js'
-import { loadAdapter } from '../adapter-loader.js'
+import { describeAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { InputError, UsageError } from '../errors.js'
 import { fuzzExitCode } from './fuzz.js'
 import { interrupted } from '../interrupt.js'
 import { intOption, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
 import { readProgramFile } from '../program-file.js'
+import { knownViolations } from '../../conformance/certify/baseline.js'
+import { readBaselineFile } from '../baseline-file.js'
 
 /** Schedules `run` tries when given no `--runs`. */
 export const DEFAULT_RUN_SCHEDULES = 100
@@ -27,7 +29,7 @@ export async function runCommand(args: string[]): Promise<number> {
     adapter: { type: 'string' }, runs: { type: 'string' }, seed: { type: 'string' },
     strategy: { type: 'string', default: 'portfolio' }, out: { type: 'string' }, json: { type: 'string' },
     'keep-going': { type: 'boolean', default: false }, 'no-shrink': { type: 'boolean', default: false },
-    'no-timelines': { type: 'boolean', default: false }, workers: { type: 'string' },
+    'no-timelines': { type: 'boolean', default: false }, workers: { type: 'string' }, baseline: { type: 'string' },
   }, true)
   const path = positionals[0]
   if (!path) throw new UsageError('run needs a program file: dsh-kit run <program.mjs|program.json>')
@@ -38,8 +40,9 @@ export async function runCommand(args: string[]): Promise<number> {
   const workers = workersOption(values.workers)
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'run'))
   if (values.json !== undefined) writableFile('--json', values.json)
+  const known = values.baseline === undefined ? undefined : knownViolations(readBaselineFile(values.baseline))
   const file = await readProgramFile(path)
-  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await loadAdapter(values.adapter)
+  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   // The campaign's scenario mode, for a program with no goals of its own.
   const scenario: Scenario = { name: file.name, title: `program file ${path}`, groups: [], program: file.program, goals: [] }
   const started = performance.now()
@@ -50,6 +53,7 @@ export async function runCommand(args: string[]): Promise<number> {
       adapter, scenario, strategy: values.strategy as CampaignStrategy, seed, runs, outDir,
       keepGoing: values['keep-going'], shrink: !values['no-shrink'], rerunAs: `npx dsh-kit run ${path}`, workers,
       ...(values.adapter ? { adapterModule: values.adapter } : {}),
+      ...(known ? { known } : {}),
       shouldStop: () => (interrupted() ? 'interrupted' : false),
     })
   } catch (error) {

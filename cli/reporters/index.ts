@@ -4,8 +4,8 @@
  * Every file is checked writable before any work starts and written after the text is printed.
  * @module
  */
-import { UsageError } from '../errors.js'
-import { writableFile, writeOutput } from '../options.js'
+import { OutputError, UsageError } from '../errors.js'
+import { attemptOutput, writableFile, writeOutput } from '../options.js'
 
 /** The machine-readable report kinds. */
 export const REPORTER_KINDS = ['json', 'junit'] as const
@@ -37,7 +37,15 @@ export function reporterOptions(command: string, values: readonly string[] | und
   return specs
 }
 
-/** Write each requested report (after the text report was printed, so a failure to write loses nothing). */
-export function writeReports(specs: readonly ReporterSpec[], render: Readonly<Record<ReporterKind, () => string>>): void {
-  for (const s of specs) writeOutput(`--reporter ${s.kind}`, s.file, render[s.kind]())
+/**
+ * Write each requested report (after the text report was printed, so a failure to write loses
+ * nothing); every one is attempted, and those that failed are returned.
+ */
+export function writeReports(specs: readonly ReporterSpec[], render: Readonly<Record<ReporterKind, () => string>>): OutputError[] {
+  const failed: OutputError[] = []
+  for (const s of specs) {
+    const error = attemptOutput(() => writeOutput(`--reporter ${s.kind}`, s.file, render[s.kind]()))
+    if (error) failed.push(error)
+  }
+  return failed
 }

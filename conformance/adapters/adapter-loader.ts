@@ -8,6 +8,7 @@ import { dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { AdapterError, normalizeAdapter } from './adapter.js'
 import type { Adapter } from './adapter.js'
+import { stringText } from '../../sim/trace/bounded-text.js'
 
 /** The kit's package root (this file is `dist/conformance/adapters/adapter-loader.js` or `conformance/adapters/adapter-loader.ts`). */
 export const KIT_ROOT = (() => {
@@ -74,7 +75,7 @@ export async function loadAdapter(spec: string, bases?: readonly string[]): Prom
   try {
     module = await import(pathToFileURL(file).href)
   } catch (error) {
-    throw new AdapterError(`cannot load adapter module "${spec}" (${file}): ${error instanceof Error ? error.message : String(error)}. Fix the module so it imports cleanly with \`node ${file}\`.`, { cause: error })
+    throw new AdapterError(`cannot load adapter module "${spec}" (${file}): ${stringText(error)}. Fix the module so it imports cleanly with \`node ${file}\`.`, { cause: error })
   }
   if (!('default' in module)) {
     throw new AdapterError(`adapter module "${spec}" has no default export; export default { name, version, supports?, install(world) { return { unload } } }`)

@@ -12,6 +12,7 @@ import { installReferenceFactory, ReferenceFactory } from '../../core/factory/re
 import { CAPABILITY_NAMES } from './capabilities.js'
 import type { Capabilities } from './capabilities.js'
 import type { ContextImpl } from '../../core/scope/context.js'
+import { stringText } from '../../sim/trace/bounded-text.js'
 
 /**
  * Optional behaviours an implementation may or may not have, and the optional capabilities of its
@@ -108,7 +109,7 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
       try {
         return await boot(services)
       } catch (error) {
-        throw new AdapterError(`${source}: process(services) threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+        throw new AdapterError(`${source}: process(services) threw: ${stringText(error)}`, { cause: error })
       }
     }
     const installFactory: InstallFactory = Object.assign(() => {
@@ -125,7 +126,7 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
     try {
       installed = install({ ctx })
     } catch (error) {
-      throw new AdapterError(`${source}: install(world) threw: ${error instanceof Error ? error.message : String(error)}; it must install a factory with ctx.agents.setFactory and return { unload }`, { cause: error })
+      throw new AdapterError(`${source}: install(world) threw: ${stringText(error)}; it must install a factory with ctx.agents.setFactory and return { unload }`, { cause: error })
     }
     if (typeof installed !== 'object' || installed === null || typeof installed.unload !== 'function') {
       throw new AdapterError(`${source}: install(world) must return { unload(): Promise<void> }, got ${installed === null ? 'null' : typeof installed}`)

@@ -13,11 +13,10 @@
  * @module
  */
 import { join, resolve } from 'node:path'
-import { createRoot } from '../../core/root.js'
 import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
 import { runUnits } from '../../sim/pool/run-units.js'
-import { settleOrHang } from '../../sim/pool/settle-or-hang.js'
 import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
+import { probeInstall } from '../adapters/probe.js'
 import type { Adapter, NormalizedAdapter, Supports } from '../adapters/adapter.js'
 import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
 import type { CertifyPlan, CertifyUnit, Profile } from './plan.js'
@@ -29,11 +28,14 @@ import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, R
 import type { CertifyWorkerInit } from './worker.js'
 import { CHECKED_CLAUSES } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
+import { applyGate } from './gate.js'
+import { tierOfKey } from '../clauses/tiers.js'
 
 export { PROFILES, CertifyOptionError, clauseKey, strategyFor }
 export { caseSkipReason, caseTarget, runCase } from './case-runner.js'
 export type { Profile }
 export type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Progress, Report } from './report.js'
+export type { Gate, GateBaseline, KnownEntry, StaleEntry, Tier, TierTotals } from './report.js'
 
 /** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
 export const DEFAULT_MAX_LOST_UNITS = 5
@@ -53,7 +55,8 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   if (!(unitTimeoutMs > 0)) throw new CertifyOptionError(`unitTimeoutMs must be a positive number of milliseconds, got ${String(unitTimeoutMs)}`)
   const workers = options.workers
   if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) throw new CertifyOptionError(`workers must be an integer >= 1, got ${String(workers)}`)
-  await probeInstall(adapter, options.adapterModule ?? adapter.name)
+  // The CLI probes in a watched worker first (`adapters/watched-adapter.ts`) and says so.
+  if (options.probed !== true) await probeInstall(adapter, options.adapterModule ?? adapter.name)
   const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
   const env: UnitEnv = { adapter, plan, outDir, unitTimeoutMs, ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }
   const progress = options.onProgress ?? (() => undefined)
@@ -64,16 +67,17 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   let done = 0
   let stopReason: string | undefined
   const shouldStop = (): boolean => {
-    if (options.failFast === true && failedClauses.size > 0) return true
+    if (options.failFast === true && [...failedClauses].some((key) => tierOfKey(key) === 'MUST')) return true
     stopReason ??= options.shouldStop?.()
-    if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs or livelocks the watchdog stopped), so the rest were not run`
+    if (stopReason === undefined && lost >= maxLost) stopReason = `${lost} units never finished (hangs, livelocks, crashes or memory exhaustion the watchdog stopped), so the rest were not run`
     return stopReason !== undefined
   }
   // With `only`, a run's violations of other clauses are not reported, so they must not stop it either.
   const reported = (key: string): boolean => !plan.only || key.startsWith('X-RUN ') || plan.only.includes(Number(/\d+$/.exec(key)?.[0]))
   const onVerdict = (_: number, verdict: UnitVerdict): void => {
-    // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do.
-    if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS) lost++
+    // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do,
+    // and so does every unit whose worker was stopped and replaced (a crash or memory, however quick).
+    if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS || verdict.lost !== undefined) lost++
     for (const f of verdict.failures) if (reported(f.key)) failedClauses.add(f.key)
     progress({ kind: 'tick', done: ++done, total: plan.units.length, failures: failedClauses.size })
   }
@@ -186,7 +190,8 @@ function buildReport(
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
   const complete = meta.incomplete === undefined && meta.ran === plan.units.length
-  return {
+  // The verdict counts the MUST clauses, and a MUST left unchecked is not passed (gate.ts).
+  return applyGate({
     suite: { version: SUITE_VERSION },
     adapter: {
       name: adapter.name, version: adapter.version, supports: adapter.supports,
@@ -203,58 +208,5 @@ function buildReport(
     units: { planned: plan.units.length, ran: meta.ran },
     passed: failing.length === 0 && complete,
     failing,
-  }
-}
-
-/**
- * Install the adapter once into a throwaway process, so an adapter that throws on install or does
- * not register a factory is reported as such, not as a hundred failing clauses.
- */
-async function probeInstall(adapter: NormalizedAdapter, source: string): Promise<void> {
-  if (adapter.foreign) return probeProcess(adapter, source)
-  const root = createRoot({ warn: () => undefined })
-  try {
-    const installed = adapter.installFactory(root.ctx)
-    const factory = root.registry.factory as unknown
-    if (!factory) {
-      throw new AdapterError(`${source}: install(world) returned without registering a factory; call world.ctx.agents.setFactory(factory) (or use factoryAdapter/referenceAdapter)`)
-    }
-    await awaitProbeTeardown(() => installed.unload())
-  } finally {
-    await awaitProbeTeardown(() => root.shutdown())
-    root.abandon()
-  }
-}
-
-/**
- * How long the probe waits for its throwaway process to unload (less if the event loop drains first).
- * A runtime whose unload never settles is not an adapter error: the probe moves on and the watched
- * cases charge the hang to a clause (waiting unwatched here ended certify as "the event loop went
- * idle", naming nothing).
- */
-const PROBE_TEARDOWN_MS = 2_000
-
-/** Await a probe's teardown under the watchdogs of {@link settleOrHang}: a rejection propagates, a hang is left to the cases. */
-async function awaitProbeTeardown(teardown: () => Promise<unknown>): Promise<void> {
-  const settled = await settleOrHang(teardown, { timeoutMs: PROBE_TEARDOWN_MS })
-  if (settled.kind === 'rejected') throw settled.error
-}
-
-/** Boot a process adapter once outside the simulator and check it exposes the registries. */
-async function probeProcess(adapter: NormalizedAdapter, source: string): Promise<void> {
-  const handle = await adapter.processFactory({
-    now: () => 0, newId: (kind) => `${kind}-probe`, warn: () => undefined, checkpoint: () => Promise.resolve(),
-    model: { call: async () => ({ text: 'probe' }) }, disk: new Map(),
   })
-  try {
-    if (typeof handle?.ctx?.agents?.create !== 'function' || typeof handle.ctx.sessions?.list !== 'function') {
-      throw new AdapterError(`${source}: process(services) must return a handle whose ctx exposes agents and sessions`)
-    }
-    for (const method of ['observe', 'owner', 'unloadFactory', 'shutdown', 'abandon'] as const) {
-      if (typeof handle[method] !== 'function') throw new AdapterError(`${source}: process(services) returned a handle without ${method}()`)
-    }
-    await awaitProbeTeardown(() => handle.shutdown())
-  } finally {
-    handle?.abandon?.()
-  }
 }

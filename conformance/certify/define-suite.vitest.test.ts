@@ -49,7 +49,10 @@ describe('defineConformanceSuite under vitest', () => {
     const selected = tests.filter((t) => selection.test(t.title))
     const only = selected.map((t) => ['--only', selection.exec(t.title)![1]!]).flat()
     const dir = mkdtempSync(join(tmpdir(), 'dsh-define-suite-cli-'))
-    await exec(process.execPath, [CLI, 'certify', '--adapter', 'conformance/testing/no-minting-adapter.ts', ...only, '--json', join(dir, 'report.json'), '--out', join(dir, 'failures')], { cwd: KIT_ROOT })
+    // The CLI's verdict fails (exit 1): a MUST clause left unchecked is not passed (vitest reports it todo).
+    const certified = await exec(process.execPath, [CLI, 'certify', '--adapter', 'conformance/testing/no-minting-adapter.ts', ...only, '--json', join(dir, 'report.json'), '--out', join(dir, 'failures')], { cwd: KIT_ROOT })
+      .then(() => 0, (error: { code: number }) => error.code)
+    expect(certified).toBe(1)
     const cli = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report
     const count = (status: string): number => cli.clauses.filter((c) => c.status === status && selection.test(`${c.key}: `)).length
     const vitestTotals = { passed: selected.filter((t) => t.status === 'passed').length, skipped: selected.filter((t) => t.status === 'skipped').length, todo: selected.filter((t) => t.status === 'todo').length }

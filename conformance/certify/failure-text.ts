@@ -7,7 +7,9 @@
 import { printProgram } from '../../sim/program/program-print.js'
 import { formatSizes } from '../../sim/shrink.js'
 import type { RunSize } from '../../sim/shrink.js'
-import type { ClauseResult, Failure, Report } from './report.js'
+import { tierOfKey } from '../clauses/tiers.js'
+import { gateOf } from './gate.js'
+import type { ClauseResult, Failure, Report, StaleEntry } from './report.js'
 
 const indent = (text: string, by = '    '): string => text.split('\n').map((l) => `${by}${l}`).join('\n')
 
@@ -44,12 +46,36 @@ export function formatFailure(c: ClauseResult, withTimeline = false): string {
   return lines.join('\n')
 }
 
-/** The certificate's verdict word and, unless it passed, why (`FAILED (and incomplete: …)`, `INCOMPLETE (…)`). */
+/**
+ * The certificate's verdict word and why (`gate.ts`): FAILED when a MUST clause fails that the
+ * baseline does not list, INCOMPLETE when not every unit ran or nothing was checked, FAILED when a
+ * MUST clause is left unchecked that the baseline does not list or a baseline entry no longer holds,
+ * else PASSED (saying what the baseline made known, or which failures of other tiers were not counted).
+ */
 export function verdictOf(report: Report): { readonly verdict: 'PASSED' | 'FAILED' | 'INCOMPLETE'; readonly why?: string } {
-  if (report.failing.length > 0) return report.complete ? { verdict: 'FAILED' } : { verdict: 'FAILED', why: `and incomplete: ${report.incomplete ?? 'not every unit ran'}` }
+  const gate = gateOf(report)
+  const baseline = gate.baseline
+  const parts: string[] = []
+  if (baseline && gate.newFailures.length > 0) parts.push(`${count(gate.newFailures.length, 'new failure')} not in the baseline: ${gate.newFailures.join(', ')}`)
+  if (gate.newUnchecked.length > 0) parts.push(`${count(gate.newUnchecked.length, 'MUST clause')} left unchecked${baseline ? ' and not in the baseline' : ''}: ${gate.newUnchecked.join(', ')}`)
+  if (baseline && baseline.stale.length > 0) parts.push(`the baseline is out of date: ${baseline.stale.map(staleText).join(', ')}`)
+  const why = (more: string[] = []): { why?: string } => (parts.length + more.length > 0 ? { why: [...parts, ...more].join('; ') } : {})
+  if (gate.newFailures.length > 0) return { verdict: 'FAILED', ...why(report.complete ? [] : [`and incomplete: ${report.incomplete ?? 'not every unit ran'}`]) }
   if (!report.complete) return { verdict: 'INCOMPLETE', why: incompleteReason(report) }
   if (!report.clauses.some((c) => c.checks > 0)) return { verdict: 'INCOMPLETE', why: 'nothing was checked' }
-  return { verdict: 'PASSED' }
+  if (parts.length > 0) return { verdict: 'FAILED', ...why() }
+  const known = baseline ? [`baseline${baseline.file ? ` ${baseline.file}` : ''}: ${count(baseline.knownFailures.length, 'known failure')}${baseline.knownUnchecked.length ? `, ${baseline.knownUnchecked.length} known unchecked` : ''}`] : []
+  const uncounted = gate.uncounted.length ? [`not counted: ${gate.uncounted.map((k) => `${k} (${tierOfKey(k)})`).join(', ')}`] : []
+  return { verdict: 'PASSED', ...why([...known, ...uncounted]) }
+}
+
+const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`
+
+/** A stale baseline entry, as the fix it needs. */
+function staleText(e: StaleEntry): string {
+  if (e.now === 'pass') return `${e.clause} now passes (remove it from "${e.listed}")`
+  if (e.now === 'unchecked') return `${e.clause} is now unchecked (move it to "unchecked" with the reason)`
+  return `${e.clause} is now checked and fails (move it to "failures")`
 }
 
 /** Why a certificate is incomplete, with how many units ran (said once). */

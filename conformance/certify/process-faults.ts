@@ -5,11 +5,7 @@
  * (a test runner's, say) are set aside and restored afterwards.
  * @module
  */
-import { printValue } from '../../sim/pool/errors.js'
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : `a non-Error value ${printValue(error)}`
-}
+import { describeThrown as describe } from '../../sim/trace/bounded-text.js'
 
 /** Run `fn`, collecting what went unhandled meanwhile, one line each. */
 export async function captureProcessFaults<T>(fn: () => Promise<T>): Promise<{ settled: T; faults: string[] }> {

@@ -8,7 +8,10 @@
 import type { Program } from '../../sim/program/program.js'
 import type { RunSize } from '../../sim/shrink.js'
 import type { Supports } from '../adapters/adapter.js'
+import type { Tier } from '../clauses/tiers.js'
 import type { Profile } from './plan.js'
+
+export type { Tier }
 
 /** Progress events while certifying. */
 export type Progress =
@@ -25,10 +28,15 @@ export interface CertifyOptions {
    * what worker threads import (see `workers`).
    */
   readonly adapterModule?: string
+  /**
+   * The adapter was already probed in a watched worker (the CLI's `describeAdapter`), and `adapter`
+   * may be its stand-in, which cannot install in this thread: skip the probe here.
+   */
+  readonly probed?: boolean
   readonly onProgress?: (progress: Progress) => void
   /** Base seed of the schedules and random programs (default 0). */
   readonly seed?: number
-  /** Stop at the first failing clause (mutation testing: "is it caught, and by what?"). */
+  /** Stop at the first failing MUST clause (mutation testing: "is it caught, and by what?"). */
   readonly failFast?: boolean
   /**
    * Shrink each failing clause's simulated counterexample before reporting it, as fuzz does
@@ -99,6 +107,66 @@ export interface ClauseResult {
   readonly failure?: Failure
   /** When a simulated run failed the clause too, the directed case's failure. */
   readonly caseFailure?: Failure
+  /** Its tier in the contract (`../clauses/tiers.ts`); the verdict counts the MUSTs. Absent in certificates older than tiers: MUST. */
+  readonly tier?: Tier
+  /** The baseline lists it as failing or unchecked, and it still is: why, and where the reading is. */
+  readonly known?: KnownEntry
+}
+
+/** Why a baseline lists a clause (`--baseline <file>`). */
+export interface KnownEntry {
+  readonly reason: string
+  readonly link: string
+}
+
+/** A tier's clauses and how they came out. */
+export interface TierTotals {
+  readonly clauses: number
+  readonly pass: number
+  readonly fail: number
+  readonly unchecked: number
+}
+
+/**
+ * How the verdict was reached. It counts the MUST clauses: each one failing, or left unchecked, fails
+ * the certificate unless the baseline lists it; a baseline entry no longer true (the clause now
+ * passes, or is unchecked where it was failing) fails it too.
+ */
+export interface Gate {
+  /** Failing MUST clauses the baseline does not list (every failing MUST clause without a baseline). */
+  readonly newFailures: readonly string[]
+  /** MUST clauses left unchecked that the baseline does not list. */
+  readonly newUnchecked: readonly string[]
+  /** Failing clauses of the other tiers the baseline does not list: reported, not counted. */
+  readonly uncounted: readonly string[]
+  /** Present when a baseline was applied. */
+  readonly baseline?: GateBaseline
+}
+
+/** What a baseline made of a certificate. */
+export interface GateBaseline {
+  /** The file, as the user named it. */
+  readonly file?: string
+  readonly kit: string
+  readonly contract: string
+  readonly adapter: string
+  /** Listed failures that still fail. */
+  readonly knownFailures: readonly string[]
+  /** Listed unchecked clauses that are still unchecked. */
+  readonly knownUnchecked: readonly string[]
+  /** Entries no longer true: each fails the certificate until the baseline is updated. */
+  readonly stale: readonly StaleEntry[]
+  /** Listed clauses this certification did not cover (`--only`): neither known nor stale. */
+  readonly notCovered: readonly string[]
+}
+
+/** A baseline entry that is no longer true. */
+export interface StaleEntry {
+  readonly clause: string
+  /** The list the entry is in. */
+  readonly listed: 'failures' | 'unchecked'
+  /** What the clause is now. */
+  readonly now: 'pass' | 'fail' | 'unchecked'
 }
 
 /** How a clause was checked: by a directed case, a directed program aimed at it, or a trace checker over the simulated runs. */
@@ -120,10 +188,17 @@ export interface Report {
   readonly incomplete?: string
   /** Units planned and units that ran. */
   readonly units: { readonly planned: number; readonly ran: number }
-  /** No clause failed and the certification completed. */
+  /**
+   * The verdict: the certification completed, something was checked, and no MUST clause fails or is
+   * left unchecked, unless the baseline lists it (and every baseline entry still holds; see `gate`).
+   */
   readonly passed: boolean
   /** Keys of failing clauses. */
   readonly failing: readonly string[]
+  /** Each tier's totals (absent in certificates older than tiers). */
+  readonly tiers?: Readonly<Record<Tier, TierTotals>>
+  /** How the verdict was reached (absent in certificates older than tiers). */
+  readonly gate?: Gate
 }
 
 /** How a simulated failure was shrunk (see {@link Failure.shrink}). */

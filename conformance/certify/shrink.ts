@@ -20,6 +20,7 @@ import { runUnits } from '../../sim/pool/run-units.js'
 import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
 import type { LostReason } from '../../sim/pool/worker-pool.js'
 import { shrinkRun } from '../../sim/shrink.js'
+import { stringText } from '../../sim/trace/bounded-text.js'
 import type { RunSize } from '../../sim/shrink.js'
 import type { CertifyPlan, CertifyUnit } from './plan.js'
 import { failureRunFile, programOf, replayCommand, saveFailure, strategyFor } from './unit.js'
@@ -95,7 +96,7 @@ export async function runShrinkUnit(env: UnitEnv, unit: ShrinkUnit): Promise<Uni
     program, decisions: found.decisions, key: unit.key, process: env.adapter.processFactory, check, budget: CERTIFY_SHRINK_BUDGET,
   }), { ...watch, timeoutMs: shrinkTimeoutMs(env.unitTimeoutMs) })
   if (shrinking.kind !== 'fulfilled') {
-    const why = shrinking.kind === 'hang' ? `the shrink ${describeHang(shrinking)}` : `the shrink failed: ${shrinking.error instanceof Error ? shrinking.error.message : String(shrinking.error)}`
+    const why = shrinking.kind === 'hang' ? `the shrink ${describeHang(shrinking)}` : `the shrink failed: ${stringText(shrinking.error)}`
     return asFound(why, 0)
   }
   const shrunk = shrinking.value

@@ -18,7 +18,7 @@ import { pct, random } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { renderTrace } from '../../sim/trace/trace.js'
 import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
-import { printValue } from '../../sim/pool/errors.js'
+import { isError, printValue, thrownMessage } from '../../sim/trace/bounded-text.js'
 import type { LostReason } from '../../sim/pool/worker-pool.js'
 import { REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import type { NormalizedAdapter } from '../adapters/adapter.js'
@@ -43,6 +43,8 @@ export interface UnitVerdict {
   readonly failures: readonly { readonly key: string; readonly failure: Failure }[]
   /** The unit never finished: a watchdog stopped it (a hang or livelock) after this many ms. */
   readonly hungMs?: number
+  /** The pool lost the unit's worker (a hang, livelock, crash or memory): it was stopped and replaced. */
+  readonly lost?: LostReason
 }
 
 /** Everything a unit needs besides the unit itself. */
@@ -123,9 +125,9 @@ export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapt
   if (unit.kind === 'case') {
     const c = env.plan.cases[unit.index]!
     const key = clauseKey(c.clause)
-    return { kind: 'case', clause: c.clause, hungMs: afterMs, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
+    return { kind: 'case', clause: c.clause, hungMs: afterMs, lost: reason, failures: [{ key, failure: { message: `the directed case ${why}`, via: 'directed case', caseTitle: caseTitle(c), replay: caseRerun(env, key) } }] }
   }
-  return { kind: 'run', hungMs: afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
+  return { kind: 'run', hungMs: afterMs, lost: reason, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, why) }] }
 }
 
 function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
@@ -157,7 +159,7 @@ async function runCase(env: UnitEnv, c: DirectedCase): Promise<UnitVerdict> {
   }))
   let message: string | undefined
   if (settled.kind === 'hang') message = `the directed case ${describeHang(settled)}`
-  else if (settled.kind === 'rejected') message = settled.error instanceof Error ? settled.error.message : `the case failed with a non-Error value: ${printValue(settled.error)}`
+  else if (settled.kind === 'rejected') message = isError(settled.error) ? thrownMessage(settled.error) : `the case failed with a non-Error value: ${printValue(settled.error)}`
   if (message === undefined && faults.length > 0) message = `the implementation ${faults[0]!}`
   else if (message !== undefined && faults.length > 0) message = `${message} (and the implementation ${faults[0]!})`
   const failures = message === undefined ? [] : [{ key, failure: { message, via: 'directed case' as const, caseTitle: caseTitle(c), replay: caseRerun(env, key) } }]

@@ -8,6 +8,7 @@ import type { UnitContext } from '../../sim/pool/protocol.js'
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import { loadAdapter } from '../adapters/adapter-loader.js'
 import { planCertify } from './plan.js'
+import { keepTimerGlobals } from '../../sim/pool/timer-globals.js'
 import type { CertifyUnit, PlanOptions } from './plan.js'
 import { runCertifyUnit } from './unit.js'
 import { runShrinkUnit } from './shrink.js'
@@ -25,7 +26,7 @@ export interface CertifyWorkerInit {
 
 /** Load the adapter and plan, once per worker. */
 export async function init(data: CertifyWorkerInit): Promise<UnitEnv> {
-  const input = data.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.adapterModule)
+  const { value: input } = await keepTimerGlobals(async () => data.adapterModule === undefined ? REFERENCE_ADAPTER : loadAdapter(data.adapterModule))
   const adapter = normalizeAdapter(input, data.adapterModule ?? 'reference')
   return {
     adapter, plan: planCertify(adapter, data.plan), outDir: data.outDir, unitTimeoutMs: data.unitTimeoutMs,

@@ -6,6 +6,7 @@
  * rejection) and uncontrolled nondeterminism are suite-local `X-RUN` violations.
  * @module
  */
+import { stringText } from '../../sim/trace/bounded-text.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Analysis } from './analysis.js'
 import { violation } from './violation.js'
@@ -41,7 +42,7 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
       out.push(violation('X-RUN', 2, outcome.reason ? `livelock: ${outcome.reason}` : `livelock: still running after ${outcome.budget} scheduling steps`, end(outcome)))
       break
     case 'crash':
-      out.push(violation('X-RUN', 1, `crash (${outcome.source}): ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`, end(outcome)))
+      out.push(violation('X-RUN', 1, `crash (${outcome.source}): ${stringText(outcome.error)}`, end(outcome)))
       break
     case 'uncontrolled':
       out.push(violation('X-RUN', 3, `uncontrolled nondeterminism: ${outcome.seen}`, end(outcome)))

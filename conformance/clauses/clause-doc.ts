@@ -8,7 +8,15 @@
 import { CHECKED_CLAUSES } from '../checkers/index.js'
 import { clauseAnchor, checksOf, describeChecks, keyOf, sectionsOf } from './clause-reference.js'
 import { CLAUSES, GROUPS } from './clauses.js'
+import type { Clause } from './clauses.js'
+import { TIER_EXCEPTIONS, TIER_MEANING, TIERS, tierOf } from './tiers.js'
 import { CONTRACT_SECTIONS, sectionAnchor } from './contract-sections.js'
+
+/** The clause's tier, and for one that is not a MUST the passage that makes it so. */
+function tierLine(c: Clause): string {
+  const exception = TIER_EXCEPTIONS[keyOf(c)]
+  return exception ? `Tier: ${exception.tier} (${exception.why}).` : 'Tier: MUST.'
+}
 
 /** The whole reference as markdown. */
 export function renderClauseDoc(): string {
@@ -32,6 +40,13 @@ export function renderClauseDoc(): string {
     '- `unchecked`: nothing checked it on this adapter, with the reason (a case needing a capability',
     '  the runtime does not offer in its `supports` manifest).',
     '',
+    'Each clause has a tier, from the contract: the verdict counts the MUST clauses.',
+    '',
+    ...TIERS.map((t) => `- \`${t}\` (${CLAUSES.filter((c) => tierOf(c) === t).length} clauses): ${TIER_MEANING[t]}.`),
+    '',
+    'A certificate passes when no MUST clause fails and none is left unchecked, unless a baseline',
+    '(`dsh-kit certify --baseline <file>`) lists it; a baseline entry that no longer holds fails it too.',
+    '',
     'Every clause, those about the session store, registry, inbox, initiator scope and sessions',
     'included, is checked through the public surface of the runtime under test: the kit\'s own unit',
     'tests never count as a check of an adapter.',
@@ -51,7 +66,7 @@ export function renderClauseDoc(): string {
   for (const group of GROUPS) {
     out.push(`### ${group}`, '')
     for (const c of CLAUSES.filter((x) => x.group === group)) {
-      out.push(`<a id="${clauseAnchor(c)}"></a>`, '', `#### ${keyOf(c)}`, '', `> ${c.title}`, '')
+      out.push(`<a id="${clauseAnchor(c)}"></a>`, '', `#### ${keyOf(c)}`, '', `> ${c.title}`, '', tierLine(c), '')
       const sections = sectionsOf(c)
       out.push(sections.length > 0
         ? `Rests on: ${sections.map((s) => `[§${s.id} ${s.title}](#${sectionAnchor(s.id)})`).join(', ')}.`

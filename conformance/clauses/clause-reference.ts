@@ -10,6 +10,7 @@ import { CHECKED_CLAUSES } from '../checkers/index.js'
 import { CLAUSE_BY_KEY, CLAUSES } from './clauses.js'
 import type { Clause } from './clauses.js'
 import { SECTION_BY_ID } from './contract-sections.js'
+import { TIER_EXCEPTIONS, TIER_MEANING, tierOf } from './tiers.js'
 import type { ContractSection } from './contract-sections.js'
 
 /** The sections each §9 clause rests on, by clause number. */
@@ -288,6 +289,8 @@ export function formatClauseEntry(c: Clause, doc = 'docs/clauses.md'): string {
   const sections = sectionsOf(c)
   const lines = [keyOf(c), '', ...wrap(c.title, '  '), '']
   if (c.group === 'X-RUN') lines.push('A suite-local clause (how a run may end), not a numbered property of the contract.', '')
+  const exception = TIER_EXCEPTIONS[keyOf(c)]
+  lines.push(...wrap(`Tier: ${tierOf(c)} — ${TIER_MEANING[tierOf(c)]}${exception ? ` (${exception.why})` : ''}.`, ''), '')
   lines.push(sections.length > 0 ? 'Rests on:' : 'Rests on no contract section beyond the clause itself.')
   for (const s of sections) {
     lines.push(`  §${s.id} ${s.title}`)

@@ -11,10 +11,11 @@ import type {
 import { runTurn } from './driver.js'
 import type { Running, TurnHost } from './driver.js'
 import { SplicedInbox } from './inbox.js'
+import type { InboxListener } from './inbox.js'
 
 interface Idle { readonly kind: 'idle'; readonly lastTurn: number }
 interface Maintenance { readonly kind: 'maintenance'; readonly abort: AbortController; readonly lastTurn: number; wakeRequested: boolean }
-type Phase = Idle | Maintenance | Running
+export type Phase = Idle | Maintenance | Running
 
 /** `maxTokens`, if present, is a positive safe integer (§1.5); checked before anything is published. */
 export function checkAgentOptions(options: AgentOptions | undefined): void {
@@ -55,7 +56,7 @@ export class ScratchAgent implements Agent {
    */
   constructor(readonly session: Session, readonly options: AgentOptions, factoryCtx: Context) {
     this.id = session.id
-    this.inbox = new SplicedInbox(session, {
+    this.inbox = this.newInbox(session, {
       // Every agent/* event is routed with the agent as its scope key (§1.9).
       inserted: (message) => this.ctx.events.contained('agent/inbox/inserted', this, { agent: this, message }),
       discarded: (message) => this.ctx.events.contained('agent/inbox/discarded', this, { agent: this, message }),
@@ -70,6 +71,12 @@ export class ScratchAgent implements Agent {
   }
 
   get status(): AgentStatus { return this.#phase.kind === 'running' ? 'running' : 'idle' }
+
+  /** The internal phase (§7.1), for a subclass. */
+  protected get phase(): Phase { return this.#phase }
+
+  /** The current activity's promise (§7.5), for a subclass. */
+  protected get activity(): Promise<void> { return this.#activity }
 
   /** §7.2: the one acceptance path of every input. */
   send(message: UserMessage, target: InboxTarget, wakeup: boolean): void {
@@ -118,7 +125,7 @@ export class ScratchAgent implements Agent {
     if (idle.kind !== 'idle') throw new Error(ERRORS.activeWork(this.id))
     const phase: Maintenance = { kind: 'maintenance', abort: new AbortController(), lastTurn: idle.lastTurn, wakeRequested: false }
     this.#setPhase(phase)
-    const retire = this.#beginActivity()
+    const retire = this.beginActivity()
     let result: Promise<T>
     try {
       result = Promise.resolve(task(phase.abort.signal))
@@ -127,6 +134,11 @@ export class ScratchAgent implements Agent {
     }
     const settle = (): void => this.#converge(phase, retire)
     return result.then((value) => { settle(); return value }, (error) => { settle(); throw error })
+  }
+
+  /** Construction step of §3.1 step 4: the inbox replayed from the session (a seam for a subclass). */
+  protected newInbox(session: Session, listener: InboxListener): SplicedInbox {
+    return new SplicedInbox(session, listener)
   }
 
   /** Teardown began (§5.1): from now on waking input never starts a driver (§12 Q3). */
@@ -141,7 +153,7 @@ export class ScratchAgent implements Agent {
   }
 
   /** A new activity replaces `#activity` before the previous one resolves, so `whenIdle` follows it. */
-  #beginActivity(): () => void {
+  protected beginActivity(): () => void {
     let retire!: () => void
     this.#activity = new Promise<void>((resolve) => { retire = resolve })
     return retire
@@ -152,10 +164,10 @@ export class ScratchAgent implements Agent {
     const idle = this.#phase
     if (idle.kind !== 'idle') return
     const running: Running = { kind: 'running', abort: new AbortController(), turn: idle.lastTurn, step: 0, wakeRequested: false }
-    const retire = this.#beginActivity()
+    const retire = this.beginActivity()
     this.#setPhase(running) // emits `running`; a listener may already cancel (then no turn opens)
     try {
-      void this.ctx.agents.withInitiator(this, () => this.#drive(running, retire)) // §8
+      this.runDriver(() => this.#drive(running, retire))
     } catch (error) {
       // §12 Q8: the initiator scope is closing. Back to idle; the input stays parked.
       this.ctx.services.warn(`agent "${this.id}" could not start its driver`, error)
@@ -163,9 +175,17 @@ export class ScratchAgent implements Agent {
     }
   }
 
+  /**
+   * §8: the driver's whole lifetime runs inside the agent's initiator boundary, its promise returned
+   * to `withInitiator` so that a draining registry waits for it (§9 141). Throws while the scope closes.
+   */
+  protected runDriver(drive: () => Promise<void>): void {
+    void this.ctx.agents.withInitiator(this, drive)
+  }
+
   async #drive(running: Running, retire: () => void): Promise<void> {
     try {
-      while (await runTurn(this.#host, running)) { /* the next turn */ }
+      while (await runTurn(this.#host, running)) this.nextTurn(running)
     } catch {
       // A cancellation, or a failure already reported as agent/error and closed in turn/end.
     } finally {
@@ -173,11 +193,28 @@ export class ScratchAgent implements Agent {
     }
   }
 
+  /**
+   * §7.4: the turn closed normally with work pending; the next one gets a fresh activity controller
+   * and clears a stale latch. But an observer of that turn's `turn/end` may have aborted the activity
+   * (a teardown, §5.1 steps 3–4, or a keepInbox cancel, §7.3): that abort ends the driver like any
+   * other, so no turn opens after `dispose()` began (§9 107) and the pending work parks.
+   */
+  protected nextTurn(running: Running): void {
+    running.abort.signal.throwIfAborted()
+    running.abort = new AbortController()
+    running.wakeRequested = false
+  }
+
   /** An activity's convergence point: idle, then replay a latched wake (§7.2), then retire (§7.4). */
   #converge(phase: Running | Maintenance, retire: () => void): void {
     const lastTurn = phase.kind === 'running' ? phase.turn : phase.lastTurn
     if (this.#phase === phase) this.#setPhase({ kind: 'idle', lastTurn })
-    if (phase.wakeRequested && this.inbox.hasPending && !this.#tearingDown) this.#startDriver()
+    if (this.replaysLatch(phase)) this.#startDriver()
     retire()
+  }
+
+  /** §7.2 latch replay: only with work still pending, and never once teardown began (§12 Q3, §5.1 step 4). */
+  protected replaysLatch(phase: Running | Maintenance): boolean {
+    return phase.wakeRequested && this.inbox.hasPending && !this.#tearingDown
   }
 }

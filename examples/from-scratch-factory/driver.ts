@@ -34,8 +34,8 @@ type Ending =
   | { kind: 'error'; error: { message: string; code: string } }
 
 /**
- * Run one turn. Returns whether the driver should run another (work is pending after a turn that
- * closed normally); an aborted or failed turn ends the driver by throwing (§7.4).
+ * Run one turn. Returns whether work is pending after a turn that closed normally (the agent then
+ * decides whether the driver runs another, §7.4); an aborted or failed turn ends the driver by throwing.
  */
 export async function runTurn(host: TurnHost, phase: Running): Promise<boolean> {
   const { agent, inbox, ctx } = host
@@ -96,10 +96,7 @@ export async function runTurn(host: TurnHost, phase: Running): Promise<boolean> 
   } finally {
     session.append('turn/end', { turn, reason: ending }) // every opened turn is closed
   }
-  if (!inbox.hasPending) return false
-  phase.abort = new AbortController()
-  phase.wakeRequested = false
-  return true
+  return inbox.hasPending
 }
 
 /** One model request (§10.1 `modelStep`): `completed`, or `null` when the model asks for another step. */

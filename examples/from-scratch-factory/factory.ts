@@ -90,7 +90,7 @@ export class ScratchFactory implements AgentFactory {
     try {
       return await Promise.race([arriving, lost])
     } catch (error) {
-      arriving.then((late) => late[Symbol.dispose](), () => undefined) // R3: never published
+      this.releaseLate(arriving)
       throw error
     } finally {
       loading = false
@@ -100,6 +100,11 @@ export class ScratchFactory implements AgentFactory {
     }
   }
 
+  /** R3: a preparation that arrives after the load's race was lost is released, never published (§1.4). */
+  protected releaseLate(arriving: Promise<SessionPreparation>): void {
+    arriving.then((late) => late[Symbol.dispose](), () => undefined)
+  }
+
   /** Steps 3–11, shared by create and resume. */
   async #setupAndPublish(ownerCtx: OwnerContext, session: Session, source: 'startup' | 'resume', options: Creation): Promise<AgentHandle> {
     const lifecycle = this.#begin(ownerCtx, session.id, source, options)
@@ -107,8 +112,8 @@ export class ScratchFactory implements AgentFactory {
     // quiesces in the background (its owners still await it, §3.5 rows A–D).
     let agent: ScratchAgent
     try {
-      agent = lifecycle.build(() => new ScratchAgent(session, options.agentOptions ?? {}, this.ctx))
-      this.#checkLive(lifecycle) // e.g. an owner unloaded by an observer of the scope's minting (§9 104)
+      agent = lifecycle.build(() => this.newAgent(session, options.agentOptions ?? {}))
+      this.checkLive(lifecycle) // e.g. an owner unloaded by an observer of the scope's minting (§9 104)
     } catch (error) {
       void lifecycle.teardown()
       throw error
@@ -117,11 +122,16 @@ export class ScratchFactory implements AgentFactory {
       const commit = await this.#runSetup(lifecycle, agent, options.setup)
       this.#publish(lifecycle, agent, session, commit)
     } catch (error) {
-      await lifecycle.teardown() // rows E–O reject only after the rollback settled
+      await this.rollback(lifecycle)
       throw error
     }
     lifecycle.stopListening() // the creation signal is creation-only (§3.3)
     return { agent, dispose: () => lifecycle.teardown() } // step 11; the handle is an owner (§1.6)
+  }
+
+  /** Rows E–O of §3.5: the public promise rejects only after the rollback (the teardown) settled. */
+  protected rollback(lifecycle: Lifecycle): Promise<void> {
+    return lifecycle.teardown()
   }
 
   /**
@@ -131,12 +141,22 @@ export class ScratchFactory implements AgentFactory {
   #begin(ownerCtx: OwnerContext, id: string, source: 'startup' | 'resume', options: Creation): Lifecycle {
     checkAgentOptions(options.agentOptions)
     this.#checkCanBegin(ownerCtx, id, options.signal)
-    const lifecycle = new Lifecycle(id, ownerCtx, source, (done) => this.#lifecycles.delete(done))
+    const lifecycle = this.newLifecycle(id, ownerCtx, source, (done) => this.#lifecycles.delete(done))
     lifecycle.listen(options.signal, (reason) => creationAborted(id, reason))
     lifecycle.listen(this.#unloaded.signal, (reason) => reason)
     this.#lifecycles.add(lifecycle)
     lifecycle.bindOwner()
     return lifecycle
+  }
+
+  /** The lifecycle of one create/resume (a seam: a subclass may bring its own). */
+  protected newLifecycle(id: string, ownerCtx: OwnerContext, source: 'startup' | 'resume', release: (done: Lifecycle) => void): Lifecycle {
+    return new Lifecycle(id, ownerCtx, source, release)
+  }
+
+  /** Step 4: the agent, its inbox replayed and its scope minted under the factory's context (a seam). */
+  protected newAgent(session: Session, options: AgentOptions): ScratchAgent {
+    return new ScratchAgent(session, options, this.ctx)
   }
 
   /** Rows B and C of §3.5, and a factory that already unloaded. */
@@ -153,9 +173,14 @@ export class ScratchFactory implements AgentFactory {
     Promise.resolve(result).catch(() => undefined)
     lifecycle.signal.throwIfAborted() // setup aborted its own creation synchronously (§9 69)
     await agent.ctx.services.checkpoint(`lifecycle:${lifecycle.id}:setup`)
-    const value = await Promise.race([result, lifecycle.aborted])
-    this.#checkLive(lifecycle) // also when setup resolved just before an owner unload (§9 101)
+    const value = await this.awaitSetup(result, lifecycle)
+    this.checkLive(lifecycle) // also when setup resolved just before an owner unload (§9 101)
     return isCommit(value) ? value : undefined
+  }
+
+  /** §3.3: setup is raced against the creation abort, so an abort rejects promptly even if setup never settles. */
+  protected awaitSetup(result: ReturnType<AgentSetup>, lifecycle: Lifecycle): Promise<void | AgentSetupCommit> {
+    return Promise.race([result, lifecycle.aborted])
   }
 
   /**
@@ -164,25 +189,31 @@ export class ScratchFactory implements AgentFactory {
    */
   #publish(lifecycle: Lifecycle, agent: ScratchAgent, session: Session, commit: AgentSetupCommit | undefined): void {
     commit?.commit() // step 6: same tick as the first publication edge
-    this.#checkLive(lifecycle)
-    // Step 7 through agent.ctx, so the session's events are routed with the agent as scope key (§1.9).
-    // Either enter may lose a same-id race (row L); record each detach as soon as it exists.
-    lifecycle.detachSession = agent.ctx.sessions.enter(session)
-    lifecycle.detachAgent = agent.ctx.agents.enter(agent, lifecycle.ownerCtx.agent) // the runtime owner (§1.8 (7))
+    this.checkLive(lifecycle)
+    this.enter(lifecycle, agent, session) // step 7
     agent.ctx.sessions.announce(session) // step 8: session/created (veto)
-    this.#checkLive(lifecycle)
+    this.checkLive(lifecycle)
     lifecycle.agentAnnounced = true // announcement begins before the dispatch, veto or not (§3.6 rule 2)
     agent.ctx.agents.announce(agent) // step 9: agent/created (veto)
-    this.#checkLive(lifecycle)
+    this.checkLive(lifecycle)
     this.ctx.events.contained('agent/session-start', agent, { agent, source: lifecycle.source }) // step 10
-    this.#checkLive(lifecycle)
+    this.checkLive(lifecycle)
+  }
+
+  /**
+   * Step 7 through agent.ctx, so the session's events are routed with the agent as scope key (§1.9).
+   * Either enter may lose a same-id race (row L); record each detach as soon as it exists.
+   */
+  protected enter(lifecycle: Lifecycle, agent: ScratchAgent, session: Session): void {
+    lifecycle.detachSession = agent.ctx.sessions.enter(session)
+    lifecycle.detachAgent = agent.ctx.agents.enter(agent, lifecycle.ownerCtx.agent) // the runtime owner (§1.8 (7))
   }
 
   /**
    * The liveness re-check of §3.1: an owner fiber that began unloading, a factory that stopped, or
    * any creation abort ends publication, even before the owner's own effect has run.
    */
-  #checkLive(lifecycle: Lifecycle): void {
+  protected checkLive(lifecycle: Lifecycle): void {
     if (isDying(lifecycle.ownerCtx.fiber)) lifecycle.abort(new Error(ERRORS.ownerDisposed(lifecycle.id)))
     else if (!this.#active || isDying(this.ctx.fiber)) lifecycle.abort(new Error(ERRORS.loopInactive))
     lifecycle.signal.throwIfAborted()

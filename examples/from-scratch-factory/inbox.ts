@@ -42,11 +42,11 @@ export class SplicedInbox implements Inbox {
 
   /** Replays the session's splices (§6.5); throws `invalid persisted inbox splice at session seq <n>`. */
   constructor(private readonly session: Session, private readonly listener: InboxListener) {
-    const from = session.header.seedLength ?? 0 // a fork's prefix belongs to its parent
+    const from = this.replayFrom(session)
     for (const event of session.events) {
       if (event.type !== 'agent/inbox/spliced' || event.seq < from) continue
       try {
-        this.#replay(event.data as unknown as InboxSplice)
+        this.replay(event.data as unknown as InboxSplice)
       } catch (error) {
         throw new Error(ERRORS.invalidSplice(event.seq), { cause: error })
       }
@@ -148,15 +148,23 @@ export class SplicedInbox implements Inbox {
     const event = this.session.append('agent/inbox/spliced', splice)
     const logged = (event.data as unknown as InboxSplice).inserted
     const removed = list.splice(start, count, ...logged)
-    if (purpose === 'edit') {
-      for (const m of removed) this.listener.discarded(m)
-      for (const m of logged) this.listener.inserted(m)
-    }
+    if (purpose === 'edit') this.notify(removed, logged)
     return removed
   }
 
+  /** §6.3 live notifications of an ordinary edit: every `discarded` first, then every `inserted`. */
+  protected notify(removed: readonly UserMessage[], inserted: readonly UserMessage[]): void {
+    for (const m of removed) this.listener.discarded(m)
+    for (const m of inserted) this.listener.inserted(m)
+  }
+
+  /** §6.5: the first seq replay applies; a fork's prefix (before `seedLength`) belongs to its parent (§9 54). */
+  protected replayFrom(session: Session): number {
+    return session.header.seedLength ?? 0
+  }
+
   /** One persisted splice, validated as live edits are: replay never repairs (§6.5). */
-  #replay(splice: InboxSplice): void {
+  protected replay(splice: InboxSplice): void {
     if (typeof splice !== 'object' || splice === null) throw new TypeError('the payload is not an object')
     const count = splice.removedCount ?? 0
     this.#validate(splice.target, splice.start, count, splice.inserted)

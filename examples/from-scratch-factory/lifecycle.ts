@@ -81,9 +81,14 @@ export class Lifecycle {
   bindOwner(): void {
     this.#ownerEffect = this.ownerCtx.effect(() => () => {
       if (this.#ownerEffectRetired) return undefined
-      this.abort(new Error(ERRORS.ownerDisposed(this.id)))
-      return this.teardown()
+      return this.ownerUnloaded()
     }, `agentLoop.lifecycle(${this.id})`)
+  }
+
+  /** The owner fiber unloads: abort creation and join the one teardown (D17: every owner awaits it). */
+  protected ownerUnloaded(): Promise<void> | undefined {
+    this.abort(new Error(ERRORS.ownerDisposed(this.id)))
+    return this.teardown()
   }
 
   /** §3.1 step 4, recorded so a teardown that races construction waits for it (§5.1 step 2). */
@@ -143,13 +148,21 @@ export class Lifecycle {
       await agent.scope.dispose() // step 5
     } finally {
       try {
-        this.detachAgent?.() // step 6: agent/disposed if announced …
+        this.detach() // step 6
       } finally {
-        this.detachSession?.() // … then session/disposed, even if a listener above threw
         this.release(this) // step 7
         this.#ownerEffectRetired = true
         void this.#ownerEffect?.()
       }
+    }
+  }
+
+  /** §5.1 step 6: `agent/disposed` if announced, then `session/disposed`, even if a listener of the first threw. */
+  protected detach(): void {
+    try {
+      this.detachAgent?.()
+    } finally {
+      this.detachSession?.()
     }
   }
 }

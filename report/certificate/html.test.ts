@@ -8,6 +8,7 @@ import type { ClauseResult, Report } from '../../conformance/certify/report.js'
 import { program, actor, create, on, act, unloadOwner } from '../../sim/program/build.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { DEFAULT_SUPPORTS } from '../../conformance/adapters/adapter.js'
+import { applyGate } from '../../conformance/certify/gate.js'
 import { failureAnchor, renderCertificateHtml } from './html.js'
 
 const PROGRAM = program([actor('a1', create('s1'))], { listeners: [on('session/created', act(unloadOwner('a1')))] })
@@ -46,7 +47,9 @@ describe('renderCertificateHtml', () => {
     expect(html).toContain('<th>contract suite</th><td>0.1.0</td>')
     expect(html).toContain('<th>module</th><td>./a.mjs</td>')
     expect(html).toContain('<th>profile</th><td>quick, seed 7</td>')
-    expect(html).toContain('<div class="verdict FAILED" id="verdict">FAILED</div>')
+    // The verdict counts the MUST clauses, and a MUST left unchecked is not passed: the page says so.
+    expect(html).toContain('<div class="verdict FAILED" id="verdict">FAILED<small>2 MUST clauses left unchecked: AGENT-INITIATOR-DRAIN 136, AGENT-CREATE-RESUME 45</small></div>')
+    expect(html).toContain('<span class="count tier-count" title="conformance-tested: a failure, or the clause left unchecked, fails the verdict">MUST 1/5 pass, 2 fail, 2 unchecked</span>')
   })
 
   it('has one row per clause, with its status, how it was checked or why not, and its checks', () => {
@@ -75,6 +78,21 @@ describe('renderCertificateHtml', () => {
     expect(caseSection).toContain('found by directed case “case 93”')
     expect(caseSection).toContain('<pre class="replay">npx dsh-kit certify --only &quot;AGENT-TEARDOWN-TEST 93&quot;</pre>')
     expect(caseSection.slice(0, caseSection.indexOf('</details>'))).not.toContain('class="lanes"')
+  })
+
+  it('with a baseline: known failures and unchecked clauses marked with their reason and link, the baseline in the head', () => {
+    const gated = applyGate(REPORT, {
+      kit: '0.1.0', contract: '0.1.0', adapter: 'my-loop@1.2.3',
+      failures: [{ clause: 'AGENT-TEARDOWN-TEST 93', reason: 'upstream bug #12', link: 'https://example.com/12' }, { clause: 'AGENT-REGISTRY-LIFECYCLE 79', reason: '', link: '' }],
+      unchecked: [{ clause: 'AGENT-INITIATOR-DRAIN 136', reason: 'no scope minting', link: '' }, { clause: 'AGENT-CREATE-RESUME 45', reason: 'no restart', link: '' }],
+    }, 'dsh-kit.baseline.json')
+    const page = renderCertificateHtml(gated, { kitVersion: '9.9.9' })
+    expect(page).toContain('<div class="verdict PASSED" id="verdict">PASSED<small>baseline dsh-kit.baseline.json: 2 known failures, 2 known unchecked</small></div>')
+    expect(page).toContain('<th>baseline</th><td>dsh-kit.baseline.json, written for my-loop@1.2.3 (kit 0.1.0, contract 0.1.0): 2 known failures, 2 known unchecked</td>')
+    expect(page).toMatch(/<tr class="clause fail known" data-tier="MUST" data-key="AGENT-TEARDOWN-TEST 93">.*<span class="status fail known">FAIL · known<\/span>.*<div class="known-note">known \(baseline\): upstream bug #12 \(<a href="https:\/\/example.com\/12">https:\/\/example.com\/12<\/a>\)<\/div>/)
+    expect(page).toMatch(/data-key="AGENT-INITIATOR-DRAIN 136">.*<div class="known-note">known \(baseline\): no scope minting<\/div>/)
+    expect(page).toContain('<span class="count known">2 known failures, 2 known unchecked</span>')
+    expect(page).toContain('<a href="#failure-agent-teardown-test-93" class="known">AGENT-TEARDOWN-TEST 93</a> (known)')
   })
 
   it('a passing certificate says so and has no failure section', () => {

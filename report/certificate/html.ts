@@ -1,7 +1,8 @@
 /**
  * A certificate as one self-contained HTML page (inline CSS and JS; no external scripts, styles,
  * fonts or images): what an implementer links from a README or keeps as a CI artifact. It shows the
- * adapter, the kit and contract-suite versions, the profile and seed, the verdict, a table of every
+ * adapter, the kit and contract-suite versions, the profile and seed, the verdict, each tier's
+ * totals and the baseline applied (known failures marked with their reason), a table of every
  * clause (status, how it was checked or why not, number of checks) and, per failure, a section —
  * folded until its row's link opens it — with the message, the (shrunk) program as builder code, the
  * replay command and the swim-lane timeline.
@@ -14,6 +15,8 @@
 import { describeShrink, verdictOf } from '../../conformance/certify/failure-text.js'
 import type { ClauseResult, Failure, Report } from '../../conformance/certify/report.js'
 import { CHECKED_CLAUSES } from '../../conformance/checkers/index.js'
+import { clauseTier, gateOf, tierTotals } from '../../conformance/certify/gate.js'
+import { TIER_MEANING, TIERS } from '../../conformance/clauses/tiers.js'
 import { printProgram } from '../../sim/program/program-print.js'
 import { esc, LANES_CSS, LANES_JS, renderLanesTable, violationAnchor } from '../timeline/html.js'
 import type { Timeline } from '../../sim/trace/timeline.js'
@@ -37,6 +40,9 @@ const STATUS_LABEL: Record<ClauseResult['status'], string> = { pass: 'pass', fai
 
 /** Fields of a clause the page renders itself; any other is shown as extra "how checked" detail. */
 const KNOWN_FIELDS = new Set(['key', 'group', 'clause', 'title', 'status', 'checks', 'failure', 'checkedBy', 'reason', 'caseFailure'])
+
+/** Fields of the gate (tier, baseline entry) the page renders in their own places. */
+const GATE_FIELDS = new Set(['tier', 'known'])
 
 const CSS = `
 *{box-sizing:border-box}
@@ -68,6 +74,12 @@ table.clauses tr.fail td{background:#fff0f0}
 .status{display:inline-block;min-width:5.5em;text-align:center;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600}
 .status.pass{background:#dafbe1;color:#116329}.status.fail{background:#cf222e;color:#fff}
 .status.kit{background:#ddf4ff;color:#0550ae}.status.unchecked{background:#eaeef2;color:#57606a}
+.status.fail.known{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}
+table.clauses tr.fail.known td{background:#fffbe6}
+.tier{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;font-size:11px;background:#ddf4ff;color:#0550ae;vertical-align:1px}
+.known-note{color:#7d4e00;font-size:12.5px;margin-top:2px}
+.count.known{background:#fff8c5;border-color:#d4a72c}
+.failing a.known{color:#7d4e00}
 a{color:#0969da}
 details.failure{background:#fff;border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;margin:10px 0}
 details.failure>summary{cursor:pointer;padding:8px 12px;font-weight:600}
@@ -98,7 +110,7 @@ function extraValue(value: unknown): string {
 
 /** How a clause was checked, or why not, from the report (plus any field the renderer does not know). */
 function howChecked(c: ClauseResult, report: Report): string {
-  const extra = Object.entries(c).filter(([k, v]) => !KNOWN_FIELDS.has(k) && v !== undefined && v !== null && v !== '')
+  const extra = Object.entries(c).filter(([k, v]) => !KNOWN_FIELDS.has(k) && !GATE_FIELDS.has(k) && v !== undefined && v !== null && v !== '')
   if (extra.length > 0) return extra.map(([k, v]) => (typeof v === 'string' && extra.length === 1 ? esc(v) : `${esc(k)}: ${esc(extraValue(v))}`)).join('<br>')
   if (c.status === 'unchecked') return esc(c.reason ?? 'no directed case and no trace checker of this certification covers it')
   if (c.group === 'X-RUN') return `every simulated run (${report.runs})`
@@ -115,9 +127,31 @@ function howChecked(c: ClauseResult, report: Report): string {
 function clauseRow(c: ClauseResult, report: Report): string {
   const anchor = c.failure ? failureAnchor(c.key) : undefined
   const key = anchor ? `<a href="#${anchor}">${esc(c.key)}</a>` : esc(c.key)
-  const status = `<span class="status ${c.status}">${STATUS_LABEL[c.status]}</span>`
-  return `<tr class="clause ${c.status}" data-key="${esc(c.key)}"><td class="key">${key}</td><td class="title">${esc(c.title)}</td>`
-    + `<td>${anchor ? `<a href="#${anchor}" class="to-failure">${status}</a>` : status}</td><td class="how">${howChecked(c, report)}</td><td class="checks">${c.checks}</td></tr>`
+  const status = `<span class="status ${c.status}${c.known ? ' known' : ''}">${STATUS_LABEL[c.status]}${c.known ? ' · known' : ''}</span>`
+  return `<tr class="clause ${c.status}${c.known ? ' known' : ''}" data-tier="${clauseTier(c)}" data-key="${esc(c.key)}"><td class="key">${key}</td><td class="title">${esc(c.title)}${tierTag(c)}</td>`
+    + `<td>${anchor ? `<a href="#${anchor}" class="to-failure">${status}</a>` : status}</td><td class="how">${howChecked(c, report)}${knownNote(c)}</td><td class="checks">${c.checks}</td></tr>`
+}
+
+/** A tag naming the clause's tier when it is not a MUST (the verdict does not count it). */
+function tierTag(c: ClauseResult): string {
+  const tier = clauseTier(c)
+  return tier === 'MUST' ? '' : ` <span class="tier ${tier}" title="${esc(TIER_MEANING[tier])}">${tier}</span>`
+}
+
+/** The baseline's reason (and link) for a known failure or unchecked clause. */
+function knownNote(c: ClauseResult): string {
+  if (!c.known) return ''
+  const link = c.known.link ? ` (${/^https?:\/\//.test(c.known.link) ? `<a href="${esc(c.known.link)}">${esc(c.known.link)}</a>` : esc(c.known.link)})` : ''
+  return `<div class="known-note">known (baseline): ${esc(c.known.reason || 'listed in the baseline')}${link}</div>`
+}
+
+/** Each tier's totals and, with a baseline, what it made known, as the counts row shows them. */
+function gateCounts(report: Report): string {
+  const totals = report.tiers ?? tierTotals(report.clauses)
+  const tiers = TIERS.filter((t) => totals[t].clauses > 0).map((t) => `<span class="count tier-count" title="${esc(TIER_MEANING[t])}">${t} ${totals[t].pass}/${totals[t].clauses} pass${totals[t].fail ? `, ${totals[t].fail} fail` : ''}${totals[t].unchecked ? `, ${totals[t].unchecked} unchecked` : ''}</span>`)
+  const b = gateOf(report).baseline
+  const known = b ? [`<span class="count known">${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}${b.knownUnchecked.length ? `, ${b.knownUnchecked.length} known unchecked` : ''}</span>`] : []
+  return [...tiers, ...known].join('')
 }
 
 function clauseTable(report: Report): string {
@@ -167,6 +201,14 @@ ${parts.join('\n')}
 </div></details>`
 }
 
+/** The baseline row of the page's head, when one was applied. */
+function baselineMeta(report: Report): [string, string][] {
+  const b = gateOf(report).baseline
+  if (!b) return []
+  const stale = b.stale.length ? `; out of date: ${b.stale.map((e) => `${e.clause} now ${e.now === 'pass' ? 'passes' : e.now === 'fail' ? 'fails' : 'unchecked'}`).join(', ')}` : ''
+  return [['baseline', `${b.file ?? '(given)'}, written for ${b.adapter} (kit ${b.kit}, contract ${b.contract}): ${b.knownFailures.length} known failures, ${b.knownUnchecked.length} known unchecked${stale}`]]
+}
+
 /** The certificate as a self-contained HTML page. */
 export function renderCertificateHtml(report: Report, options: CertificatePageOptions): string {
   const { verdict, why } = verdictOf(report)
@@ -180,6 +222,7 @@ export function renderCertificateHtml(report: Report, options: CertificatePageOp
     ['kit', `dsh-lifecycle-kit ${options.kitVersion}`],
     ['contract suite', report.suite.version],
     ['profile', `${report.profile}, seed ${report.seed}`],
+    ...baselineMeta(report),
     ['work', `${report.directedCases} directed cases, ${report.runs} simulated runs, ${report.units.ran} of ${report.units.planned} units, ${(report.durationMs / 1000).toFixed(1)} s`],
   ]
   const failures = report.clauses.filter((c) => c.status === 'fail')
@@ -191,8 +234,8 @@ export function renderCertificateHtml(report: Report, options: CertificatePageOp
 <h1>${esc(title)}</h1>
 <table class="meta">${meta.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>
 </div><div class="verdict ${verdict}" id="verdict">${verdict}${why ? `<small>${esc(why)}</small>` : ''}</div></div>
-<div class="counts"><span class="count">${n('pass')} pass</span><span class="count">${n('fail')} fail</span><span class="count">${n('unchecked')} unchecked</span><span class="count">${report.clauses.length} clauses</span></div>
-${failures.length ? `<p class="failing">failing: ${failures.map((c) => `<a href="#${failureAnchor(c.key)}">${esc(c.key)}</a>`).join(', ')}</p>` : ''}
+<div class="counts"><span class="count">${n('pass')} pass</span><span class="count">${n('fail')} fail</span><span class="count">${n('unchecked')} unchecked</span><span class="count">${report.clauses.length} clauses</span>${gateCounts(report)}</div>
+${failures.length ? `<p class="failing">failing: ${failures.map((c) => `<a href="#${failureAnchor(c.key)}"${c.known ? ' class="known"' : ''}>${esc(c.key)}</a>${c.known ? ' (known)' : ''}`).join(', ')}</p>` : ''}
 <h2>Clauses</h2>
 ${clauseTable(report)}
 <h2 id="failures">Failures</h2>

@@ -31,20 +31,20 @@
 
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import type { NormalizedAdapter } from '../../conformance/adapters/adapter.js'
-import { runProgram } from '../../sim/run.js'
 import { dfs } from '../../sim/strategies/index.js'
 import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { uses } from './draw.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import { CampaignLedger, lostFailure } from './ledger.js'
-import { campaignContext, operationsFor, reportFailure, runSeed, seedProgram, seedRun } from './seed.js'
+import { stringText } from '../../sim/trace/bounded-text.js'
+import { campaignContext, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
 import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from '../guidance/guided-draw.js'
-import { stateTransitionKeys } from '../guidance/state-coverage.js'
+import type { DrawnProgram } from '../guidance/guided-draw.js'
 
 export * from './types.js'
 export { drawForSeed, programForSeed, scenarioMix } from './draw.js'
@@ -117,7 +117,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(settings.mixScenarios || scenario ? [] : ['--no-scenario-mix']),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')
-  const ledger = new CampaignLedger(ctx, options.keepGoing === true, rerun)
+  const ledger = new CampaignLedger(ctx, options.keepGoing === true, rerun, options.known)
   let stoppedBy: CampaignReport['stoppedBy'] = 'runs'
   const stop = (): boolean => {
     const stopped = options.shouldStop?.()
@@ -137,7 +137,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   const guided = settings.guidance ? new GuidedDraw(ledger.corpus, ctx.mix, seedAt, maxSeeds) : undefined
 
   if (dfsTree) {
-    stoppedBy = await exploreTree(ctx, ledger, maxSeeds, stop, progress) ?? stoppedBy
+    stoppedBy = await exploreTree(ctx, ledger, maxSeeds, stop, progress, workers !== undefined) ?? stoppedBy
   } else if (workers === undefined) {
     for (let j = 0; j < maxSeeds; j++) {
       if (stop()) break
@@ -164,27 +164,71 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   return ledger.report({ adapter: adapter.name, seed, shard, stoppedBy })
 }
 
-/** One DFS over a scenario's whole tree, schedule by schedule, in this thread (it cannot be split). */
+/**
+ * One DFS over a scenario's whole tree, schedule by schedule (it cannot be split): in this thread,
+ * or, given `workers`, in one watched worker that holds the DFS (failures are reported in another).
+ * A schedule its worker loses ends the exploration, charged to a clause like any lost run.
+ */
 async function exploreTree(
   ctx: CampaignContext, ledger: CampaignLedger, maxSeeds: number, stop: () => boolean, progress: (phase: 'running' | 'shrinking', key?: string) => void,
+  workers: boolean,
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
   const strategy = dfs({ preemptionBound: 2 })
-  const program = ctx.scenario!.program
-  for (let j = 0; j < maxSeeds; j++) {
-    if (stop()) return undefined
-    if (!strategy.beginRun()) return 'exhausted'
-    const name = strategy.name
-    const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-    const seedResult: SeedResult = { r: j, coverage: [], transitions: stateTransitionKeys([result.trace]), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+  const pools = workers ? [0, 1].map(() => campaignPool(ctx, 1)) : undefined
+  try {
+    for (let j = 0; j < maxSeeds; j++) {
+      if (stop()) return undefined
+      let seedResult: SeedResult | 'exhausted'
+      let lost = false
+      if (pools === undefined) seedResult = await treeStep(ctx, strategy, j)
+      else {
+        const outcome = await pools[0]!.run({ kind: 'tree', j })
+        if (outcome.kind === 'error') throw outcome.error
+        lost = outcome.kind === 'lost'
+        seedResult = outcome.kind === 'done' ? outcome.result as SeedResult | 'exhausted' : lostSeed(ctx, j, outcome.detail)
+      }
+      if (seedResult === 'exhausted') return 'exhausted'
+      const found = await takeTreeResult(ctx, ledger, seedResult, progress, pools?.[1])
+      if (found || lost) return 'failure'
+    }
+  } finally {
+    for (const pool of pools ?? []) await pool.close()
+  }
+  return undefined
+}
+
+/** Take one schedule of the tree into the ledger and report its failures; whether the campaign must stop. */
+async function takeTreeResult(
+  ctx: CampaignContext, ledger: CampaignLedger, seedResult: SeedResult, progress: (phase: 'running' | 'shrinking', key?: string) => void,
+  pool: WorkerPool<CampaignUnit, SeedResult | CampaignFailure> | undefined,
+): Promise<boolean> {
+  {
     const { reports, stop: mustStop } = ledger.add(seedResult)
     for (const { slot, failure } of reports) {
       progress('shrinking', failure.key)
-      ledger.fill(slot, await reportFailure(ctx, failure))
+      ledger.fill(slot, pool === undefined ? await reportFailure(ctx, failure) : await reportUnit(pool, failure))
     }
     progress('running')
-    if (mustStop) return 'failure'
+    return mustStop
   }
-  return undefined
+}
+
+/** A pool of watched campaign workers. */
+function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: number; batch?: number } = {}): WorkerPool<CampaignUnit, SeedResult | CampaignFailure> {
+  const init: CampaignWorkerInit = { settings: ctx.settings }
+  return new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
+    size, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
+    unitTimeoutMs: DEFAULT_SEED_TIMEOUT_MS, ...tuning,
+  })
+}
+
+/** The result of a seed (or tree schedule) whose worker was lost: its run charged as a livelock (X-RUN 2). */
+function lostSeed(ctx: CampaignContext, r: number, detail: string, drawn?: DrawnProgram): SeedResult {
+  const { program } = seedProgram(ctx, r, drawn)
+  return {
+    r, coverage: [], transitions: [], ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
+    runs: [{ strategy: `seed ${r}`, outcome: 'livelock', violations: [{ key: 'X-RUN 2', message: `the run of seed ${r} never finished: ${detail}` }], shared: [], goals: [], lost: { program } }],
+  }
 }
 
 /**
@@ -201,10 +245,7 @@ async function runInWorkers(
     progress: (phase: 'running' | 'shrinking', key?: string, runSeed?: number) => void; adapterModule?: string; guided?: GuidedDraw
   },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
-  const init: CampaignWorkerInit = { settings: ctx.settings }
-  const pool = new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
-    size: o.workers, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
-    unitTimeoutMs: DEFAULT_SEED_TIMEOUT_MS,
+  const pool = campaignPool(ctx, o.workers, {
     // A seed takes milliseconds. Each worker holds up to 8 seeds and posts their results 4 at a
     // time: it never idles while this thread takes results and posts the next seeds, and the two
     // threads wake each other once per 4 seeds instead of twice per seed (a wake-up cost about
@@ -231,11 +272,7 @@ async function runInWorkers(
     const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) })
     if (outcome.kind === 'done') return outcome.result as SeedResult
     if (outcome.kind === 'error') throw outcome.error
-    const { program } = seedProgram(ctx, r, drawn)
-    return {
-      r, coverage: [], transitions: [], ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
-      runs: [{ strategy: `seed ${r}`, outcome: 'livelock', violations: [{ key: 'X-RUN 2', message: `the run of seed ${r} never finished: ${outcome.detail}` }], shared: [], goals: [], lost: { program } }],
-    }
+    return lostSeed(ctx, r, outcome.detail, drawn)
   }
   try {
     for (let j = 0; j < o.maxSeeds; j++) {
@@ -277,10 +314,16 @@ async function runInWorkers(
 }
 
 async function reportUnit(pool: WorkerPool<CampaignUnit, SeedResult | CampaignFailure>, failure: FailureToReport): Promise<CampaignFailure> {
-  const outcome = await pool.run({ kind: 'report', failure })
+  // Never rejects: a report that cannot finish keeps the finding, with the reason.
+  let outcome
+  try {
+    outcome = await pool.run({ kind: 'report', failure })
+  } catch (error) {
+    outcome = { kind: 'lost' as const, detail: stringText(error) }
+  }
   if (outcome.kind === 'done') return outcome.result as CampaignFailure
-  if (outcome.kind === 'error') throw outcome.error
-  const lost = lostFailure(failure.key, `${failure.key} was violated, but reporting it never finished (${outcome.detail}); rerun it`, failure.program, failure.r, failure.run, failure.strategy, failure.rerun)
+  const detail = outcome.kind === 'error' ? `it failed: ${outcome.error.message}` : outcome.detail
+  const lost = lostFailure(failure.key, `${failure.key} was violated, but reporting it never finished (${detail}); rerun it`, failure.program, failure.r, failure.run, failure.strategy, failure.rerun)
   return { ...lost, alsoViolated: failure.keys.filter((k) => k !== failure.key) }
 }
 

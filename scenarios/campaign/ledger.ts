@@ -5,15 +5,18 @@
  * campaign's report is the same in one thread or many.
  * @module
  */
-import { DECISION_LOG_VERSION } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
 import { ALL_COVERAGE_KEYS, mergeCoverage, missingCoverage } from '../arbitraries/index.js'
 import type { CampaignContext, FailureToReport, SeedResult } from './seed.js'
 import { goalName } from './seed.js'
 import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
+import type { KnownEntry } from '../../conformance/certify/report.js'
 import { Corpus } from '../guidance/corpus.js'
 import type { StoredProgram } from '../guidance/guided-draw.js'
+import { lostFailure } from './lost-failure.js'
+
+export { lostFailure }
 
 /**
  * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
@@ -40,7 +43,7 @@ export class CampaignLedger {
   /** Seeds whose program came from the corpus. */
   mutated = 0
 
-  constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand) {
+  constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand, private readonly known: ReadonlyMap<string, KnownEntry> = new Map()) {
     this.corpus = new Corpus<StoredProgram>(ctx.settings.guidance && !ctx.scenario, undefined, (p) => p.size)
     const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
     this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
@@ -78,24 +81,27 @@ export class CampaignLedger {
       this.violatingRuns++
       const keys = [...new Set(run.violations.map((v) => v.key))]
       for (const k of keys) this.violationCounts[k] = (this.violationCounts[k] ?? 0) + 1
-      const fresh = run.violations.find((v) => !this.reported.has(v.key))
+      // A new clause is reported before a known one the same run violated.
+      const fresh = run.violations.find((v) => !this.reported.has(v.key) && !this.known.has(v.key)) ?? run.violations.find((v) => !this.reported.has(v.key))
       if (fresh) {
         this.reported.add(fresh.key)
         const slot = this.failures.push(undefined) - 1
         if (run.failing) {
-          reports.push({ slot, failure: { key: fresh.key, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
+          reports.push({ slot, failure: { key: fresh.key, message: fresh.message, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
         } else {
-          this.failures[slot] = lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true))
+          this.fill(slot, lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true)))
         }
       }
-      if (!this.keepGoing) return { reports, stop: true }
+      // Only a violation nobody knew about stops a campaign that does not keep going.
+      if (!this.keepGoing && keys.some((k) => !this.known.has(k))) return { reports, stop: true }
     }
     return { reports, stop: false }
   }
 
   /** A report arrived for `slot`. */
   fill(slot: number, failure: CampaignFailure): void {
-    this.failures[slot] = failure
+    const known = this.known.get(failure.key)
+    this.failures[slot] = known ? { ...failure, known } : failure
   }
 
   /** The campaign's report. */
@@ -113,7 +119,8 @@ export class CampaignLedger {
       ...(ctx.scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
       ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
       stateCoverage: this.stateCoverage(),
-      passed: this.violatingRuns === 0,
+      ...(this.known.size ? { knownClauses: [...this.known.keys()] } : {}),
+      passed: Object.keys(this.violationCounts).every((k) => this.known.has(k)),
     }
   }
 
@@ -129,18 +136,5 @@ export class CampaignLedger {
       growth: [0.1, 0.5, 1].map(at),
       ...(this.ctx.settings.guidance && !this.ctx.scenario ? { corpus: { entries: corpus.entries.length, mutatedSeeds: this.mutated } } : {}),
     }
-  }
-}
-
-/**
- * A failure whose run never finished (its worker was stopped by the watchdog): no log, so no
- * shrink and no replay; the rerun command reproduces it from the seed.
- */
-export function lostFailure(key: string, message: string, program: Program, r: number, run: number, strategy: string, rerun: string): CampaignFailure {
-  const none = { actors: 0, operations: 0, behaviours: 0, decisions: 0, preemptions: 0 }
-  return {
-    key, message, runSeed: r, run, strategy, alsoViolated: [], program, decisions: { v: DECISION_LOG_VERSION, strategy, decisions: [] },
-    violations: [], hash: '', outcome: 'livelock', before: none, after: none, replayVerified: false, originalProgram: program,
-    rerun, timeline: '(the run never finished: no timeline; rerun it with the command above)',
   }
 }

@@ -16,7 +16,9 @@ import { OPERATION_KINDS } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { dfs, guidedReplay, pct, random, replay } from '../../sim/strategies/index.js'
+import { dfs, guidedReplay, pct, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
+import { stringText } from '../../sim/trace/bounded-text.js'
+import { lostFailure } from './lost-failure.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { ALL_COVERAGE_KEYS, coverageOf } from '../arbitraries/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
@@ -251,6 +253,15 @@ export async function seedRun(ctx: CampaignContext, program: Program, result: Ru
   }
 }
 
+/** Schedule `j` of a DFS over the scenario's whole tree (`strategy` holds the DFS), or `'exhausted'`. */
+export async function treeStep(ctx: CampaignContext, strategy: Strategy, j: number): Promise<SeedResult | 'exhausted'> {
+  if (!strategy.beginRun()) return 'exhausted'
+  const program = ctx.scenario!.program
+  const name = strategy.name
+  const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
+  return { r: j, coverage: [], transitions: stateTransitionKeys([result.trace]), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+}
+
 /** A bounded DFS over one program's schedules, yielding the strategy once per begun run. */
 function* dfsSchedules(max: number): Generator<Strategy> {
   const strategy = dfs({ preemptionBound: 2, maxRuns: max })
@@ -260,6 +271,8 @@ function* dfsSchedules(max: number): Generator<Strategy> {
 /** What to report about one failing run (the ledger decides which runs are reported). */
 export interface FailureToReport {
   readonly key: string
+  /** The violation as the run found it (kept when the failure cannot be replayed). */
+  readonly message?: string
   readonly keys: readonly string[]
   readonly program: Program
   readonly decisions: DecisionLog
@@ -275,8 +288,25 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
 }
 
-/** Shrink, verify, save and describe one failure. */
+/**
+ * Shrink, verify, save and describe one failure. It never throws: a failing run whose strict replay
+ * diverges is reported as what it is, nondeterminism of the code under test (the clause, the seed,
+ * the first decision that differs), and any other failure of the reporting keeps the finding with
+ * the reason, so a finding is never lost and a campaign under `--keep-going` goes on.
+ */
 export async function reportFailure(ctx: CampaignContext, f: FailureToReport): Promise<CampaignFailure> {
+  try {
+    return await describeFailure(ctx, f)
+  } catch (error) {
+    const why = error instanceof ReplayDivergenceError
+      ? `a strict replay of the failing run diverged at decision ${error.index} (the log has ${error.expected ?? 'no more decisions'}; the run did ${error.actual}): the code under test is nondeterministic (it keeps state across runs, or reads real time or randomness), so the failure cannot be replayed or shrunk`
+      : `reporting it failed (${stringText(error)})`
+    const failure = lostFailure(f.key, `${f.key} was violated by run seed ${f.r} (${f.strategy})${f.message === undefined ? '' : `: ${f.message}`}; but ${why}; rerun it`, f.program, f.r, f.run, f.strategy, f.rerun)
+    return { ...failure, alsoViolated: f.keys.filter((k) => k !== f.key), decisions: f.decisions, timeline: '(no timeline: the failing run does not replay)' }
+  }
+}
+
+async function describeFailure(ctx: CampaignContext, f: FailureToReport): Promise<CampaignFailure> {
   const install = ctx.adapter.installFactory
   const check = (program: Program, result: RunResult): Violation[] => checkCampaignRun(ctx, program, result)
   // The failing run again, strictly replayed (cheaper to ship a log between threads than a trace).

@@ -4,6 +4,7 @@
  */
 import type { Adapter } from '../../conformance/adapters/adapter.js'
 import type { Violation } from '../../conformance/checkers/index.js'
+import type { KnownEntry } from '../../conformance/certify/report.js'
 import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
@@ -94,6 +95,11 @@ export interface CampaignOptions {
    * not stop the campaign and do not fail it. Default false: every violation counts.
    */
   readonly differential?: boolean
+  /**
+   * Clauses already known to fail (a baseline's failures and findings, `dsh-kit fuzz --baseline`):
+   * a violation of one is reported as known, does not stop the campaign and does not fail it.
+   */
+  readonly known?: ReadonlyMap<string, KnownEntry>
   readonly onProgress?: (progress: CampaignProgress) => void
   /**
    * Run the seeds in this many watched worker threads (a run that livelocks or exhausts memory is
@@ -158,6 +164,8 @@ export interface CampaignFailure {
    * many of the run's picks it could follow.
    */
   readonly baseline?: { readonly name: string; readonly violates: readonly string[]; readonly followed: number; readonly picks: number }
+  /** The clause is known to fail (listed in the baseline file given with `--baseline`): why, and where the reading is. */
+  readonly known?: KnownEntry
 }
 
 /** A clause the baseline violates as well under the same schedules (differential mode). */
@@ -212,6 +220,9 @@ export interface CampaignReport {
   /** Random-program mode: whether programs were guided by state coverage. */
   readonly guidance?: 'on' | 'off'
   readonly stateCoverage?: StateCoverage
+  /** The clauses the baseline file listed as known (`--baseline`): their violations do not fail the campaign. */
+  readonly knownClauses?: readonly string[]
+  /** No run violated a clause, other than the known ones. */
   readonly passed: boolean
 }
 

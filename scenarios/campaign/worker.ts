@@ -7,8 +7,11 @@
 import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import { loadAdapter } from '../../conformance/adapters/adapter-loader.js'
 import { keepClockBetweenRuns } from '../../sim/world/clock.js'
+import { keepTimerGlobals } from '../../sim/pool/timer-globals.js'
 import type { UnitContext } from '../../sim/pool/protocol.js'
-import { campaignContext, reportFailure, runSeed } from './seed.js'
+import { campaignContext, reportFailure, runSeed, treeStep } from './seed.js'
+import { dfs } from '../../sim/strategies/index.js'
+import type { Strategy } from '../../sim/strategies/index.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import type { CampaignFailure } from './types.js'
 import type { DrawnProgram } from '../guidance/guided-draw.js'
@@ -18,20 +21,32 @@ export interface CampaignWorkerInit {
   readonly settings: CampaignSettings
 }
 
-/** One unit of a campaign: a run seed (with the program a guided campaign drew for it), or a failure's report. */
+/**
+ * One unit of a campaign: a run seed (with the program a guided campaign drew for it), a failure's
+ * report, or schedule `j` of a DFS over the scenario's tree (the worker holds the DFS between them).
+ */
 export type CampaignUnit =
   | { readonly kind: 'seed'; readonly r: number; readonly drawn?: DrawnProgram }
   | { readonly kind: 'report'; readonly failure: FailureToReport }
+  | { readonly kind: 'tree'; readonly j: number }
 
 /** Load the adapter and build the context, once per worker. */
 export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
   // This thread does nothing but runs: one virtual clock, reset per run, instead of one per run.
   keepClockBetweenRuns()
-  const adapter = data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : await loadAdapter(data.settings.adapterModule)
+  const { value: adapter } = await keepTimerGlobals(async () => data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : loadAdapter(data.settings.adapterModule!))
   return campaignContext(data.settings, adapter, data.settings.baseline ? REFERENCE_ADAPTER : undefined)
 }
 
+/** The DFS over the scenario's tree this worker explores, and the schedule it runs next. */
+let tree: { readonly strategy: Strategy; next: number } | undefined
+
 /** Run one unit. */
-export function run(ctx: CampaignContext, unit: CampaignUnit, _context: UnitContext): Promise<SeedResult | CampaignFailure> {
-  return unit.kind === 'seed' ? runSeed(ctx, unit.r, unit.drawn) : reportFailure(ctx, unit.failure)
+export async function run(ctx: CampaignContext, unit: CampaignUnit, _context: UnitContext): Promise<SeedResult | CampaignFailure | 'exhausted'> {
+  if (unit.kind === 'seed') return runSeed(ctx, unit.r, unit.drawn)
+  if (unit.kind === 'report') return reportFailure(ctx, unit.failure)
+  if (unit.j === 0) tree = { strategy: dfs({ preemptionBound: 2 }), next: 0 }
+  if (tree === undefined || tree.next !== unit.j) throw new Error(`campaign worker: DFS schedule ${unit.j} asked of a worker at schedule ${tree?.next ?? 'none'}`)
+  tree.next++
+  return treeStep(ctx, tree.strategy, unit.j)
 }

@@ -5,6 +5,7 @@
  * scenario does not declare).
  * @module
  */
+import { crashText } from '../../sim/trace/bounded-text.js'
 import type { InstallFactory } from '../../core/process.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { RunResult } from '../../sim/run.js'
@@ -51,7 +52,7 @@ export interface ReachReport {
 
 function describe(outcome: RunOutcome): string {
   switch (outcome.kind) {
-    case 'crash': return `${outcome.source}: ${outcome.error instanceof Error ? outcome.error.stack ?? outcome.error.message : String(outcome.error)}`
+    case 'crash': return `${outcome.source}: ${crashText(outcome.error)}`
     case 'uncontrolled': return outcome.seen
     case 'livelock': return `budget ${outcome.budget}`
     case 'deadlock': return outcome.blocked.map((b) => `${b.actor} ${b.op} waits on ${b.waitingOn}`).join('; ')

@@ -14,6 +14,7 @@ import type { OperationResult, WorldHost } from '../world/world-host.js'
 export type { OperationResult }
 import type { Snapshot } from '../trace/trace.js'
 import { announceStub, detachStub, enterStub } from './registry-split.js'
+import { errorText } from '../trace/bounded-text.js'
 
 /** How an operation ended. */
 
@@ -54,10 +55,6 @@ function mutateInPlace(message: UserMessage): void {
   if (part) part.text = MUTATED_TEXT
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message
-  try { return JSON.stringify(error) ?? String(error) } catch { return String(error) }
-}
 
 /** The label of the marks a simulated maintenance task leaves when it starts and when it settles. */
 export function maintenanceMark(actor: string, what: string, at: 'start' | 'end'): string {

@@ -9,15 +9,13 @@
 import type { Agent, SessionId } from '../../core/contract.js'
 import { createStubAgent } from '../world/stub-agent.js'
 import type { OperationResult, StubEntry, WorldHost } from '../world/world-host.js'
+import { stringText as errorText } from '../trace/bounded-text.js'
 
 /** The mark label prefix of a registry-split step that disagreed with the contract. */
 export const SPLIT_MARK = 'registry split'
 
 /** One stub a program entered, and what the program did with it so far. */
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** How many `event` entries named `name` for `id` the trace has from index `from` on. */
 function eventsSince(world: WorldHost, from: number, name: string, id: SessionId): number {

@@ -6,6 +6,7 @@
  */
 import { createUserMessage } from '../../core/messages.js'
 import type { OperationResult, WorldHost } from '../world/world-host.js'
+import { stringText } from '../trace/bounded-text.js'
 
 /** The mark label of an accepted re-send of a pending id. */
 export const RESEND_ACCEPTED = 'resend accepted'
@@ -20,7 +21,7 @@ export function resendPending(world: WorldHost, id: string, via: 'followup' | 'i
   try {
     agent[via](message)
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error)
+    const text = stringText(error)
     if (/already pending/.test(text)) return { status: 'ok', detail: `rejected ${pending.id}` }
     throw error
   }

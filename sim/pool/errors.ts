@@ -3,6 +3,7 @@
  * printed value, so the supervisor can re-raise an `AdapterError` as one and print the rest.
  * @module
  */
+import { errorParts, isError, printValue } from '../trace/bounded-text.js'
 
 /** An error as posted between threads. */
 export interface SerializedError {
@@ -13,7 +14,7 @@ export interface SerializedError {
 
 /** Flatten anything thrown into a {@link SerializedError}. */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+  if (isError(error)) return errorParts(error)
   return { name: 'NonError', message: `a non-Error value was thrown: ${printValue(error)}` }
 }
 
@@ -25,14 +26,5 @@ export function deserializeError(e: SerializedError): Error {
   return error
 }
 
-/** A short printable form of any thrown value. */
-export function printValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'symbol' || typeof value === 'function' || typeof value === 'bigint') return String(value)
-  try {
-    const json = JSON.stringify(value)
-    return json === undefined ? String(value) : json.length > 200 ? `${json.slice(0, 197)}...` : json
-  } catch {
-    return Object.prototype.toString.call(value)
-  }
-}
+/** A short printable form of any thrown value (never throws). */
+export { printValue }

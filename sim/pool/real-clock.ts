@@ -6,6 +6,13 @@
  * @module
  */
 
+/** The real timer functions, for watchdogs: code under test may replace the globals (fake timers, no-ops). */
+export const realSetTimeout: typeof setTimeout = globalThis.setTimeout
+export const realClearTimeout: typeof clearTimeout = globalThis.clearTimeout
+export const realSetInterval: typeof setInterval = globalThis.setInterval
+export const realClearInterval: typeof clearInterval = globalThis.clearInterval
+export const realSetImmediate: typeof setImmediate = globalThis.setImmediate
+
 /** Real milliseconds since this thread's time origin. */
 export const realNow: () => number = performance.now.bind(performance)
 

@@ -10,7 +10,7 @@
  *   starves both: only terminating the thread stops it (see `worker-pool.ts`).
  * @module
  */
-import { realNow } from './real-clock.js'
+import { realClearTimeout, realNow, realSetTimeout } from './real-clock.js'
 
 /** How a watched piece of work ended. */
 export type Settled<T> =
@@ -29,10 +29,8 @@ export interface SettleOrHangOptions {
   readonly keepAlive?: { ref(): void; unref(): void }
 }
 
-// Captured at module evaluation, before any virtual clock replaces the globals: the watchdog runs on
-// real time even while a simulated run has fake timers installed (`realNow` likewise, real-clock.ts).
-const realSetTimeout = globalThis.setTimeout
-const realClearTimeout = globalThis.clearTimeout
+// The timers are real-clock.ts's, captured before any virtual clock or adapter replaces the globals:
+// the watchdog runs on real time even while a simulated run has fake timers installed.
 
 /**
  * Start `work` and await it, or report it as a hang: never resolves later than the timeout, never

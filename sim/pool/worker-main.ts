@@ -8,10 +8,9 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { serializeError } from './errors.js'
 import { NO_UNIT, SHARED } from './protocol.js'
 import type { FromWorker, PoolExecutor, ToWorker, UnitEnd } from './protocol.js'
-import { realEpochMs } from './real-clock.js'
+import { realEpochMs, realSetImmediate, realSetInterval } from './real-clock.js'
 
 const port = parentPort!
-const realSetImmediate = setImmediate
 const data = workerData as { executor: string; init: unknown; shared: SharedArrayBuffer; batch: number }
 
 /** How often the heartbeat is written; the supervisor's busy limit is many beats. */
@@ -24,9 +23,14 @@ const BEAT_MS = 200
 // timer: it fires only when the thread gets back to its event loop, which a livelock never does.
 const shared = new BigInt64Array(data.shared)
 const epochMicros = (): bigint => BigInt(Math.round(realEpochMs() * 1000))
-const beatNow = (): void => { Atomics.store(shared, SHARED.beat, epochMicros()) }
+const memoryUsage = process.memoryUsage.bind(process)
+const beatNow = (): void => {
+  Atomics.store(shared, SHARED.beat, epochMicros())
+  const m = memoryUsage()
+  Atomics.store(shared, SHARED.memory, BigInt(m.heapUsed + m.external + m.arrayBuffers))
+}
 beatNow()
-setInterval(beatNow, BEAT_MS).unref()
+realSetInterval(beatNow, BEAT_MS).unref()
 
 async function boot(): Promise<void> {
   let executor: PoolExecutor<unknown, unknown, unknown>

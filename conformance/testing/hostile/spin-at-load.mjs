@@ -1,0 +1,2 @@
+// Never finishes loading: a synchronous loop at module evaluation.
+for (;;) {}
