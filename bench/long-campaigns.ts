@@ -94,24 +94,30 @@ function main(): void {
   const command = arg('command')
   const commit = arg('commit')
   if (!report || !command || !commit) throw new Error('usage: long-campaigns --report <fuzz.json> --command "<fuzz command>" --commit <sha> [--wall <s>] [--settled "<text>"]')
+  const wall = arg('wall')
+  const settled = arg('settled')
+  const records = recordCampaign(report, command, commit, { ...(wall !== undefined ? { wallSeconds: Number(wall) } : {}), ...(settled ? { settled } : {}) })
+  if (process.argv.includes('--write')) writeFileSync(RESULTS, rewriteResults(readFileSync(RESULTS, 'utf8'), records))
+}
+
+/** Append the campaign of a `fuzz --json` report to bench/long-campaigns.json; returns every record. */
+export function recordCampaign(report: string, command: string, commit: string, extra: { wallSeconds?: number; settled?: string } = {}): LongCampaign[] {
   const r = JSON.parse(readFileSync(report, 'utf8')) as {
     runs: number; seeds: number; durationMs?: number; outcomes: Record<string, number>; violatingRuns: number; violationCounts: Record<string, number>
     coverage?: { exercised: number; total: number }; stateCoverage?: { transitions: number }
   }
-  const wall = arg('wall')
-  const settled = arg('settled')
   const record: LongCampaign = {
     command, commit, date: new Date().toISOString(), runs: r.runs, seeds: r.seeds,
-    wallSeconds: wall !== undefined ? Number(wall) : (r.durationMs ?? 0) / 1000,
+    wallSeconds: extra.wallSeconds ?? (r.durationMs ?? 0) / 1000,
     outcomes: r.outcomes, violatingRuns: r.violatingRuns, violationCounts: r.violationCounts,
     ...(r.coverage ? { coverage: `${r.coverage.exercised}/${r.coverage.total}` } : {}),
     ...(r.stateCoverage ? { stateTransitions: r.stateCoverage.transitions } : {}),
-    ...(settled ? { settled } : {}),
+    ...(extra.settled ? { settled: extra.settled } : {}),
   }
   const records = [...readLongCampaigns(), record]
   writeFileSync(FILE, `${JSON.stringify(records, null, 1)}\n`)
   process.stdout.write(`recorded ${fmt(record.runs)} runs of \`${command}\` in bench/long-campaigns.json\n`)
-  if (process.argv.includes('--write')) writeFileSync(RESULTS, rewriteResults(readFileSync(RESULTS, 'utf8'), records))
+  return records
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main()

@@ -27,6 +27,8 @@ import type { FirstDetectionRow } from './first-detection.js'
 import type { DetectOptions, DetectRow, Measurement } from './detect.js'
 import { benchE2E, e2eSummary, e2eTables } from './e2e.js'
 import { LONG_CAMPAIGNS_INTRO, longCampaignGoal, longCampaignsSection, readLongCampaigns } from './long-campaigns.js'
+import { DECLINES_INTRO, declinesSection, readMeasurements } from './declines.js'
+import { INTERACTION_HEADING, interactionGoals, interactionSection, readInteractionRecord } from './interaction-coverage.js'
 import type { E2EResult } from './e2e.js'
 import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
@@ -123,6 +125,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
     ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     longCampaignGoal(readLongCampaigns()),
+    ...interactionGoals(readInteractionRecord()),
     ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
     ...workers.map((w) => [
       `fuzz speed-up, ${w.target}`, '≥ 1.8× runs/s with 2 workers vs 1, on 2 cores',
@@ -273,6 +276,16 @@ ${e2eSection(e2e, e2eLoad)}
 ${LONG_CAMPAIGNS_INTRO}
 
 ${longCampaignsSection(readLongCampaigns())}
+
+## 10. What the checkers decline
+
+${DECLINES_INTRO}
+
+${declinesSection(readMeasurements())}
+
+${INTERACTION_HEADING}
+
+${interactionSection(readInteractionRecord())}
 
 ## Goals vs measured
 

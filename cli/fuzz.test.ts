@@ -58,9 +58,13 @@ describe('dsh-kit fuzz, replay, explain, list', () => {
     const run = await dshKit(['fuzz', '--runs', '8', '--seed', '100', '--shard', '2/3', '--json', json])
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/shard 2\/3/)
-    expect(run.stdout).toMatch(/^PASSED: no violation in 8 runs$/m)
     const report = JSON.parse(readFileSync(json, 'utf8'))
-    expect(report).toMatchObject({ passed: true, runs: 8, seed: 100, shard: { index: 2, count: 3 }, mode: 'programs', guidance: 'on' })
+    // Seed 101 (100 + 1, shard 2/3) is an interaction seed (r mod 16 = 5): its program runs under several schedules.
+    expect(report).toMatchObject({ passed: true, seeds: 8, seed: 100, shard: { index: 2, count: 3 }, mode: 'programs', guidance: 'on', interactions: 'mix' })
+    expect(report.runs).toBeGreaterThan(8)
+    expect(run.stdout).toMatch(new RegExp(`^PASSED: no violation in ${report.runs} runs$`, 'm'))
+    expect(report.interactionCoverage.map((l: { t: number }) => l.t)).toEqual([2, 3])
+    expect(run.stdout).toMatch(/^interaction coverage \(one session: .*\): 2-way \d+\/\d+ \([\d.]+%\), 3-way \d+\/\d+ \([\d.]+%\)$/m)
     expect(run.stdout).toMatch(new RegExp(`^state coverage: ${report.stateCoverage.transitions} abstract transitions \\(\\d+ at 10%, \\d+ at 50%, ${report.stateCoverage.transitions} at 100% of the runs\\); corpus \\d+ programs, 0 seeds ran a mutant of one$`, 'm'))
     expect(typeof report.durationMs).toBe('number')
 

@@ -164,7 +164,7 @@ describe.concurrent('hostile adapters through the built CLI: the verdict is the 
     const result = await cli(['fuzz', '--adapter', `${HOSTILE}/stateful.mjs`, '--keep-going', '--runs', '200', '--workers', '1', '--out', dir, '--json', join(dir, 'report.json')])
     failsAClause(result)
     expect(result.stdout).toMatch(/violated by run seed \d+ .*a strict replay of the failing run diverged at decision \d+ .*nondeterministic/)
-    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ runs: 200, passed: false })
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ seeds: 200, passed: false })
     bounded(result, 90_000)
   }, WALL_MS + 20_000)
 

@@ -88,6 +88,28 @@ describe('dsh-kit run', () => {
     }
   }, 120_000)
 
+  it('a program naming what does not exist is exit 65 naming the field, not a pass against the mutant it was written for', async () => {
+    const dir = userProject()
+    const write = (name: string, text: string): string => {
+      writeFileSync(join(dir, name), text)
+      return join(dir, name)
+    }
+    // The example program with a slip in each name it uses: an owner, a listener's session, an
+    // operation's session, a session event type. Each used to run and pass on A6.
+    const owner = await dshKit(['run', write('owner.mjs', "import { act, actor, create, on, program, unloadOwner } from 'dsh-lifecycle-kit/scenarios'\nexport default program([actor('a1', create('s1'))], { listeners: [on('session/created', act(unloadOwner('a2')))] })\n"), '--adapter', A6, '--runs', '20'])
+    expect(owner.code, owner.stdout).toBe(65)
+    expect(owner.stderr).toContain('owner.mjs (default export): program.env.listeners[0].action.op.owner: no actor, creation or owner effect uses owner "a2" (owners: "a1")')
+    const filter = await dshKit(['run', write('filter.json', JSON.stringify({ v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }] }], env: { listeners: [{ event: 'session/created', session: 'S1', action: { do: 'op', op: { op: 'unloadOwner', owner: 'a1' } } }] } })), '--adapter', A6])
+    expect(filter.code).toBe(65)
+    expect(filter.stderr).toContain('filter.json: program.env.listeners[0].session: no operation creates, resumes, registers or enters session "S1" (sessions: "s1")')
+    const target = await dshKit(['run', write('target.json', JSON.stringify({ v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'dispose', session: 's2' }] }] }))])
+    expect(target.code).toBe(65)
+    expect(target.stderr).toContain('target.json: program.actors[0].ops[1].session: no operation creates, resumes, registers or enters session "s2" (sessions: "s1")')
+    const type = await dshKit(['run', write('type.json', JSON.stringify({ v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }] }], env: { listeners: [{ event: 'session/event', eventType: 'turn/started', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] } }))])
+    expect(type.code).toBe(65)
+    expect(type.stderr).toContain('type.json: program.env.listeners[0].eventType: a session log never carries event type "turn/started"')
+  }, 120_000)
+
   it('a bad program is exit 65 naming the file and field; bad usage is exit 64', async () => {
     const dir = userProject()
     const write = (name: string, text: string): string => {

@@ -54,7 +54,7 @@ describe('scale: workers, shards and CI reports', () => {
       }
       expect(reports[1]).toBe(reports[0])
       const report = JSON.parse(reports[0]!)
-      expect(report.runs).toBe(300)
+      expect(report.seeds).toBe(300)
       expect(report.guidance).toBe(guidance)
       expect(report.stateCoverage.transitions).toBeGreaterThan(100)
       // Guided, most seeds past the first GUIDANCE_LAG + 1 ran a corpus mutant, drawn in the main

@@ -25,13 +25,17 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   (every clause, and each failure's shrunk program, replay command and swim-lane timeline).`,
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]...
-             [--keep-going] [--no-shrink] [--guidance on|off] [--no-scenario-mix]
-             [--differential] [--no-baseline] [--no-timelines] [--workers N] [--baseline <file>]
+             [--keep-going] [--no-shrink] [--guidance on|off] [--no-scenario-mix] [--no-interaction-mix]
+             [--interaction] [--checkpoint <file>] [--differential] [--no-baseline] [--no-timelines] [--workers N] [--baseline <file>]
   run random programs (or one named scenario) under many schedules with every checker on
   (default --runs 100, or 500 for a scenario). Random programs are guided by state coverage (default
   --guidance on): programs whose runs reached abstract transitions of the runtime no earlier run
-  reached are kept and mutated; --no-scenario-mix leaves the named scenarios out of the mix. The
-  report gives the transitions covered and their growth. A failure is shrunk, saved as a run file and printed
+  reached are kept and mutated; --no-scenario-mix leaves the named scenarios out of the mix. One seed
+  in 16 also runs a program of the interaction suite (small programs of one session: every trigger with
+  every action, under every schedule of up to 2 preemptions); --no-interaction-mix leaves it out, and
+  --interaction runs the suite alone (it stops when explored: shardable, with an ETA, and resumable
+  from --checkpoint <file>, which --guidance off campaigns take too). The report gives the transitions
+  covered, their growth and the interaction coverage (2- and 3-way). A failure is shrunk, saved as a run file and printed
   with its replay command; each failure is cross-checked on the reference factory, and
   --differential does not count violations the reference shows too. Runs go to --workers watched
   worker threads (default: every core; the findings of a --runs budget do not depend on it).

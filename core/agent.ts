@@ -190,8 +190,16 @@ export class ReferenceAgent implements Agent {
     }
   }
 
-  /** At an activity's convergence: a latched wake with pending work starts a new driver (§7.2). */
+  /**
+   * At an activity's convergence: a latched wake with pending work starts a new driver (§7.2). When
+   * a listener of the exit's `idle` already started a maintenance, that maintenance holds the latch
+   * and replays it at its own convergence (a wake during maintenance latches, §7.2 step 4): the
+   * latched send still runs after convergence (§7.3).
+   */
   protected replayLatch(wakeRequested: boolean): void {
-    if (wakeRequested && this.inbox.hasPending && this.#phase.kind === 'idle' && !this.#tornDown) this.startDriver()
+    if (!wakeRequested || !this.inbox.hasPending || this.#tornDown) return
+    const phase = this.#phase
+    if (phase.kind === 'idle') this.startDriver()
+    else if (phase.kind === 'maintenance' && !isDisposedCause(phase.abort.signal.reason)) phase.wakeRequested = true
   }
 }

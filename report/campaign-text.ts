@@ -7,6 +7,7 @@
 import { printProgram } from '../scenarios/arbitraries/index.js'
 import type { CampaignFailure, CampaignReport } from '../scenarios/campaign/campaign.js'
 import { formatSizes } from '../sim/shrink.js'
+import { formatInteractionCoverage } from './interaction-text.js'
 
 export { formatSizes }
 
@@ -57,9 +58,11 @@ export function formatCampaignFailure(f: CampaignFailure, options: FormatCampaig
 
 /** What kinds of programs a random-program campaign ran. */
 function programKinds(report: CampaignReport): string {
+  if (report.interactions === 'only') return 'the interaction suite: small programs, each under its bounded schedules'
   const mixed = report.goals !== undefined && Object.keys(report.goals.reached).length > 0
   const kinds = `full mix, swarm${mixed ? ' and named scenarios' : ''} by seed block`
-  return report.guidance === 'on' ? `${kinds}, guided by state coverage: mostly mutants of a corpus` : `${kinds}, one per run seed`
+  const beside = report.interactions === 'mix' ? ', and the interaction suite beside one seed in 16' : ''
+  return report.guidance === 'on' ? `${kinds}, guided by state coverage: mostly mutants of a corpus${beside}` : `${kinds}, one per run seed${beside}`
 }
 
 const pct = (share: number): string => `${Math.round(share * 100)}%`
@@ -70,6 +73,22 @@ export function formatStateCoverage(c: NonNullable<CampaignReport['stateCoverage
   const growth = c.growth.map((g) => `${g.transitions} at ${pct(g.share)}`).join(', ')
   const corpus = c.corpus ? `; corpus ${c.corpus.entries} programs, ${c.corpus.mutatedSeeds} seeds ran a mutant of one` : ''
   return `state coverage: ${c.transitions} abstract transitions (${growth} of the runs)${corpus}`
+}
+
+/**
+ * The checkers' line: the clauses whose checker declined a unit in some run, with the share of the
+ * runs that reached them and the most frequent reason (a reason the contract leaves open starts with
+ * `§`), and those never judged although reached.
+ */
+export function formatDeclines(clauses: NonNullable<CampaignReport['clauses']>): string {
+  const declined = clauses.filter((c) => c.declinedRuns > 0).sort((x, y) => y.declinedRuns / y.reached - x.declinedRuns / x.reached)
+  if (declined.length === 0) return 'checkers: every clause judged in every run that reached it'
+  const shown = declined.slice(0, MAX_LISTED / 2).map((c) => {
+    const [reason] = Object.entries(c.declined).sort((x, y) => y[1] - x[1])[0] ?? []
+    return `${c.key}${c.judged === 0 ? ' (NOT JUDGED)' : ''} in ${c.declinedRuns} of ${c.reached} runs${reason ? ` (${reason})` : ''}`
+  })
+  const more = declined.length > shown.length ? ` and ${declined.length - shown.length} more (all in --json)` : ''
+  return `checkers declined: ${shown.join(', ')}${more}`
 }
 
 /** The whole campaign report as text. */
@@ -94,7 +113,9 @@ export function formatCampaign(report: CampaignReport, options: FormatCampaignOp
     lines.push(`coverage: ${exercised}/${total} program coverage keys exercised${missing.length ? `; never exercised: ${shown.join(', ')}${more}` : ''}`)
   }
   if (report.stateCoverage) lines.push(formatStateCoverage(report.stateCoverage))
-  if (report.goals && report.mode === 'programs') {
+  if (report.clauses) lines.push(formatDeclines(report.clauses))
+  if (report.interactionCoverage) lines.push(formatInteractionCoverage(report.interactionCoverage))
+  if (report.goals && report.mode === 'programs' && Object.keys(report.goals.reached).length > 0) {
     const reached = Object.values(report.goals.reached).filter((r) => r !== undefined)
     lines.push(`goals of the scenarios mixed in: ${reached.length}/${Object.keys(report.goals.reached).length} reached`)
     const missed = report.goals.missed

@@ -7,8 +7,17 @@ import type { ClauseResult, Report } from '../conformance/certify/report.js'
 import { formatFailure, verdictOf } from '../conformance/certify/failure-text.js'
 import { clauseTier, gateOf, tierTotals } from '../conformance/certify/gate.js'
 import { TIERS } from '../conformance/clauses/tiers.js'
+import { describeDeclines } from '../conformance/checkers/index.js'
+import { formatInteractionCoverage, interactionStatement } from './interaction-text.js'
 
-const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ' }
+const MARK: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: '  - ', unjudged: ' ?? ' }
+
+/** What a trace checker declined of a clause, after its checks (`; judged in …, declined in …`), or ''. */
+export function declinedText(c: ClauseResult): string {
+  if (c.judged === undefined || c.reached === undefined || c.declined === undefined) return ''
+  const text = describeDeclines({ judged: c.judged, reached: c.reached, declined: c.declined, declinedRuns: c.declinedRuns ?? 0, blind: 0 })
+  return text && `; ${text}`
+}
 
 /** The per-clause table, grouped by clause group. */
 export function formatClauseTable(report: Report): string {
@@ -18,10 +27,11 @@ export function formatClauseTable(report: Report): string {
     const inGroup = report.clauses.filter((x) => x.group === group)
     const fails = inGroup.filter((x) => x.status === 'fail').length
     const passes = inGroup.filter((x) => x.status === 'pass').length
-    lines.push(`${group}  (${passes} pass, ${fails} fail, ${inGroup.length - passes - fails} unchecked)`)
+    const notJudged = inGroup.filter((x) => x.status === 'unjudged').length
+    lines.push(`${group}  (${passes} pass, ${fails} fail, ${inGroup.length - passes - fails - notJudged} unchecked${notJudged ? `, ${notJudged} not judged` : ''})`)
     for (const c of inGroup) {
       const title = c.title.length > 80 ? `${c.title.slice(0, 77)}...` : c.title
-      const how = c.status === 'unchecked' ? `  (${c.reason ?? 'unchecked'})` : `  [${c.checkedBy.join('+')} ${c.checks}]`
+      const how = c.status === 'unchecked' ? `  (${c.reason ?? 'unchecked'})` : `  [${c.checkedBy.join('+')} ${c.checks}${declinedText(c)}]`
       lines.push(`  ${c.known && c.status === 'fail' ? 'fail' : MARK[c.status]}  ${String(c.clause).padStart(3)}  ${title}${how}${gateNote(c)}`)
     }
   }
@@ -84,8 +94,10 @@ export function formatReport(report: Report, options: { timelines?: boolean } = 
   const gateLines = [formatTierTotals(report), ...formatBaselineSummary(report), '']
   const pass = report.clauses.filter((c) => c.status === 'pass').length
   const unchecked = report.clauses.filter((c) => c.status === 'unchecked').length
+  const notJudged = report.clauses.filter((c) => c.status === 'unjudged').length
   const verdict = describeVerdict(report)
   const by = (how: 'case' | 'program' | 'checker'): number => report.clauses.filter((c) => c.status !== 'unchecked' && c.checkedBy.includes(how)).length
-  const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked; checked by a case ${by('case')}, a program ${by('program')}, a checker ${by('checker')} (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
-  return [...head, ...(failures.length ? [...failures, ''] : []), ...gateLines, tail].join('\n')
+  const tail = `${verdict}: ${pass} clauses pass, ${report.failing.length} fail, ${unchecked} unchecked${notJudged ? `, ${notJudged} not judged (the checkers declined every run that reached them)` : ''}; checked by a case ${by('case')}, a program ${by('program')}, a checker ${by('checker')} (${report.directedCases} directed cases, ${report.runs} simulated runs, ${(report.durationMs / 1000).toFixed(1)} s)`
+  const coverage = report.interactionCoverage ? [`${formatInteractionCoverage(report.interactionCoverage)}; covered: ${interactionStatement(report.interactionCoverage) || 'no combination in full'}`] : []
+  return [...head, ...(failures.length ? [...failures, ''] : []), ...coverage, ...gateLines, tail].join('\n')
 }

@@ -9,6 +9,7 @@ export { formatBaselineSummary, formatClauseTable, formatReport, formatTierTotal
 export { formatCampaign, formatCampaignFailure, formatSizes, formatStateCoverage } from './campaign-text.js'
 export type { FormatCampaignOptions } from './campaign-text.js'
 export { campaignJUnit, certifyJUnit } from './junit.js'
+export { formatInteractionCoverage, interactionStatement } from './interaction-text.js'
 export * as timeline from './timeline/index.js'
 export * as certificate from './certificate/index.js'
 export * as compare from './compare/index.js'

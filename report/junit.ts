@@ -80,6 +80,12 @@ function clauseOutcome(c: ClauseResult): Pick<Case, 'failure' | 'skipped'> {
     if (tier === 'MUST') return { failure: { message: `unchecked: ${reason}`, body: 'A MUST clause left unchecked fails the verdict; list it under "unchecked" in the baseline, with its reason, to accept it.' } }
     return { skipped: reason }
   }
+  if (c.status === 'unjudged') {
+    const declined = `not judged: the trace checkers declined every run that reached it (${Object.entries(c.declined ?? {}).map(([k, n]) => `${k}: ${n}`).join('; ')})`
+    if (known) return { skipped: `${known}; ${declined}` }
+    if (tier === 'MUST') return { failure: { message: declined, body: 'A MUST clause the checkers could not judge is not passed; list it under "unchecked" in the baseline, with its reason, to accept it.' } }
+    return { skipped: declined }
+  }
   return {}
 }
 

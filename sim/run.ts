@@ -13,7 +13,7 @@ import type { Program } from './program/program.js'
 import { validateProgram } from './program/program.js'
 import type { Strategy } from './strategies/strategy.js'
 import type { Trace } from './trace/trace.js'
-import { TraceRecorder, traceHash } from './trace/trace.js'
+import { DEFAULT_MAX_TRACE_ENTRIES, TraceRecorder, traceHash } from './trace/trace.js'
 import { World } from './world/world.js'
 
 /** The reference factory as an installer (the default factory under test). */
@@ -32,6 +32,11 @@ export interface RunProgramOptions {
    * programs do by construction): it is not validated again for this run.
    */
   validated?: boolean
+  /**
+   * Record the trace's facts (default true): what the checkers decide with beyond the entries. Off,
+   * the run records the same entries (the same hash) and no fact.
+   */
+  facts?: boolean
 }
 
 /** One run's result. */
@@ -41,6 +46,17 @@ export interface RunResult {
   /** Stable hash of the trace. */
   readonly hash: string
   readonly decisions: DecisionLog
+}
+
+/**
+ * Processes a run may boot: a program whose listeners crash or restart every process they are
+ * registered in loops through new ones by its own design, a few steps each, and its trace (about 18
+ * entries per process) and checkers grow with it; honest programs boot a handful.
+ */
+export const MAX_PROCESSES = 256
+
+function bootLoop(world: World | undefined): string | undefined {
+  return world !== undefined && world.generation >= MAX_PROCESSES ? `the program booted ${MAX_PROCESSES} processes (its crashes and restarts)` : undefined
 }
 
 /**
@@ -58,13 +74,13 @@ export function runProgram(program: Program, strategy: Strategy, options: RunPro
  */
 export async function runProgramWith(program: Program, driver: RunDriver, options: RunProgramOptions = {}): Promise<RunResult> {
   if (options.validated !== true) validateProgram(program)
-  const trace = new TraceRecorder(() => driver.decisionCount)
+  const trace = new TraceRecorder(() => driver.decisionCount, DEFAULT_MAX_TRACE_ENTRIES, options.facts ?? true)
   let world: World | undefined
   const outcome = await driver.run(async () => {
     world = await World.create({ program, process: options.process ?? kitProcess(options.install ?? referenceInstall), port: driver, trace })
     const w = world
     await Promise.all(program.actors.map((actor) => w.operations.runActor(actor.id, actor.ops)))
-  }, { ...(options.budget === undefined ? {} : { budget: options.budget }), runaway: () => trace.overflow })
+  }, { ...(options.budget === undefined ? {} : { budget: options.budget }), runaway: () => trace.overflow ?? bootLoop(world) })
   world?.recordFinal()
   world?.abandon()
   const result = trace.toTrace()

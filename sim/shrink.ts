@@ -29,7 +29,8 @@
 import type { InstallFactory, ProcessFactory } from '../core/process.js'
 import type { DecisionLog } from './trace/decision-log.js'
 import type { Program } from './program/program.js'
-import { validateProgram } from './program/program.js'
+import { validateProgram, validateProgramShape } from './program/program.js'
+import { resolveReferences } from './program/resolve-references.js'
 import { runProgram } from './run.js'
 import type { RunProgramOptions, RunResult } from './run.js'
 import { countPreemptions, guidedReplay, replay } from './strategies/index.js'
@@ -219,12 +220,22 @@ export function* programCandidates(program: Program): Generator<Program> {
     const text = JSON.stringify(candidate)
     if (seen.has(text)) return
     seen.add(text)
+    let resolved: Program
     try {
-      validateProgram(candidate)
+      validateProgramShape(candidate)
+      // What the edit left naming nothing (a send to an id whose create it dropped) is renamed or
+      // dropped too, so a candidate is never refused for a reference alone.
+      resolved = resolveReferences(candidate)
+      validateProgram(resolved)
     } catch {
       return
     }
-    yield candidate as unknown as Program
+    if (resolved !== (candidate as unknown as Program)) {
+      const again = JSON.stringify(resolved)
+      if (seen.has(again)) return
+      seen.add(again)
+    }
+    yield resolved
   }
   const all = paths(root)
   const rank = (p: (string | number)[]): number => {

@@ -15,21 +15,36 @@ import { kitVersion } from '../kit-version.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
+import { checkpointWriter, readCheckpoint } from '../checkpoint.js'
 import { campaignJUnit } from '../../report/junit.js'
 import { knownViolations } from '../../conformance/certify/baseline.js'
 import { readBaselineFile } from '../baseline-file.js'
 
+/** `1h02m`, `3m05s`, `42s`. */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds))
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`
+}
+
 function fuzzProgress(started: number): (p: CampaignProgress) => void {
   let last = 0
+  let firstSeeds: number | undefined
   const tty = process.stderr.isTTY === true
   return (p) => {
     const now = performance.now()
+    // Seeds restored from a checkpoint took no time here: the rate counts this session's only.
+    firstSeeds ??= p.seeds
     if (now - last < (tty ? 100 : 5000) && p.phase === 'running') return
     last = now
-    const rate = p.runs / Math.max((now - started) / 1000, 1e-3)
+    const elapsed = Math.max((now - started) / 1000, 1e-3)
+    const rate = p.runs / elapsed
     const goals = p.unreachedGoals === undefined ? '' : `  unreached goals: ${p.unreachedGoals}`
     const what = p.phase === 'shrinking' ? `  shrinking ${p.key}` : ''
-    const line = `  fuzz ${String(p.runs).padStart(7)} runs  ${rate.toFixed(1).padStart(7)} runs/s  failures: ${p.failures} (violating runs: ${p.violatingRuns})${goals}${what}`
+    const done = (p.seeds ?? 0) - (firstSeeds ?? 0)
+    const eta = p.plannedSeeds !== undefined && p.seeds !== undefined && done > 0
+      ? `  seeds ${p.seeds}/${p.plannedSeeds} (${Math.floor((p.seeds / p.plannedSeeds) * 100)}%), ETA ${duration(((p.plannedSeeds - p.seeds) * elapsed) / done)}` : ''
+    const line = `  fuzz ${String(p.runs).padStart(7)} runs  ${rate.toFixed(1).padStart(7)} runs/s  failures: ${p.failures} (violating runs: ${p.violatingRuns})${eta}${goals}${what}`
     process.stderr.write(tty ? `\r${line.padEnd(100)}` : `${line}\n`)
   }
 }
@@ -53,7 +68,12 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     workers: { type: 'string' }, reporter: { type: 'string', multiple: true },
     guidance: { type: 'string' }, 'no-scenario-mix': { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    interaction: { type: 'boolean', default: false }, 'no-interaction-mix': { type: 'boolean', default: false }, checkpoint: { type: 'string' },
   })
+  if (values.interaction && (values.scenario !== undefined || values.guidance !== undefined || values['no-scenario-mix'] || values['no-interaction-mix'])) {
+    throw new UsageError('--interaction runs the interaction suite alone: it takes no --scenario, --guidance, --no-scenario-mix or --no-interaction-mix')
+  }
+  if (values.scenario !== undefined && values['no-interaction-mix']) throw new UsageError('--no-interaction-mix applies to random programs, not to a --scenario')
   if (values.guidance !== undefined && values.guidance !== 'on' && values.guidance !== 'off') throw new UsageError(`--guidance must be on or off, got "${values.guidance}"`)
   if (values.scenario !== undefined && (values.guidance !== undefined || values['no-scenario-mix'])) throw new UsageError('--guidance and --no-scenario-mix apply to random programs, not to a --scenario')
   if (!(CAMPAIGN_STRATEGIES as readonly string[]).includes(values.strategy)) throw new UsageError(`--strategy must be one of ${CAMPAIGN_STRATEGIES.join(', ')}, got "${values.strategy}"`)
@@ -82,14 +102,19 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
-  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${scenario ? `scenario ${scenario.name}` : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}`}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
+  const interactions = values.interaction ? 'only' as const : values['no-interaction-mix'] ? 'off' as const : 'mix' as const
+  const checkpoint = values.checkpoint === undefined ? undefined : { restore: readCheckpoint(values.checkpoint), writer: checkpointWriter(values.checkpoint) }
+  const what = scenario ? `scenario ${scenario.name}` : interactions === 'only' ? 'the interaction suite'
+    : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}${interactions === 'off' ? ', no interaction mix' : ''}`
+  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${what}${checkpoint?.restore ? `, resuming from ${values.checkpoint} (${checkpoint.restore.results.length} seeds)` : ''}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
   let report: CampaignReport
   try {
     report = await runCampaign({
       adapter, strategy: values.strategy as CampaignStrategy, seed, outDir,
       keepGoing: values['keep-going'], shrink: !values['no-shrink'], onProgress: fuzzProgress(started), workers,
       differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
-      ...(values.guidance === undefined ? {} : { guidance: values.guidance === 'on' }), mixScenarios: !values['no-scenario-mix'],
+      ...(values.guidance === undefined ? {} : { guidance: values.guidance === 'on' }), mixScenarios: !values['no-scenario-mix'], interactions,
+      ...(checkpoint ? { checkpoint: { ...(checkpoint.restore ? { restore: checkpoint.restore } : {}), save: checkpoint.writer.save } } : {}),
       ...(values.adapter ? { adapterModule: values.adapter } : {}),
       ...(known ? { known } : {}),
       ...(scenario ? { scenario } : {}),
@@ -100,6 +125,8 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CampaignError) throw new UsageError(error.message)
     throw error
+  } finally {
+    checkpoint?.writer.flush()
   }
   const durationMs = Math.round(performance.now() - started)
   // Recorded in the JSON so that `merge` can check its shards are of one campaign.

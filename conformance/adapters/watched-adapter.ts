@@ -39,7 +39,8 @@ export class WatchedAdapter {
     this.#source = source
     const init: AdapterWorkerInit = { ...(module === undefined ? {} : { adapterModule: module }), source }
     this.#pool = new WorkerPool<AdapterUnit, AdapterUnitResult>({
-      size: 1, init, unitTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS + 5_000,
+      // (a stray error of the module is the runs' to charge: the runs' workers load it too)
+      size: 1, init, unitTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS + 5_000, strays: 'ignore',
       executor: compiledModuleUrl(new URL(`./adapter-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href),
     })
   }

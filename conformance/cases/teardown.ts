@@ -696,6 +696,59 @@ export const teardownCases: DirectedCase[] = [
   },
   {
     group: GROUP, clause: 111,
+    title: 'Q3: a send through a kept handle after dispose() resolved reaches nothing live: the registries, a same-id successor, its log and the persisted record stay as they were, and nothing is published',
+    async run(target) {
+      // §12 Q3 leaves what the disposed agent does with such a send open (refuse, ignore, or accept
+      // and park it), so the send may throw and its own inbox is not read. What is not open: the
+      // detached session publishes nothing (§1.3 detach: later appends publish nothing), so nothing
+      // reaches the store, the registry, the disk or an agent that holds the id now.
+      const h = await makeHarness(target)
+      const old = await h.create('s1')
+      old.agent.followup(h.msg('before disposal'))
+      await old.agent.whenIdle()
+      await old.dispose()
+      await settle()
+      const sendAll = (label: string): void => {
+        trySend(() => old.agent.followup(h.msg(`${label} followup`)))
+        trySend(() => old.agent.steer(h.msg(`${label} steer`)))
+        trySend(() => old.agent.inject(h.msg(`${label} inject`)))
+        if (old.agent.queue) trySend(() => old.agent.queue!(h.msg(`${label} queue`)))
+      }
+      const sessionEvents = (): number => h.observed.filter((o) => o.name.startsWith('session/')).length
+      // No successor yet: the id stays free.
+      const before = sessionEvents()
+      sendAll('alone')
+      await settle()
+      await settle()
+      assert.equal(h.ctx.agents.get('s1'), undefined, 'a send to the disposed agent does not put it back in the registry')
+      assert.equal(h.ctx.sessions.get('s1'), undefined, 'nor its session in the store')
+      assert.equal(sessionEvents(), before, 'no session event is published for the detached session')
+      const successor = await h.create('s1')
+      await settle()
+      const log = successor.agent.session.events.length
+      const persistedLength = h.disk.get('s1')?.events.length
+      const published = sessionEvents()
+      const successorEvents: string[] = []
+      h.ctx.on('session/event', (session, event) => { if (session === successor.agent.session) successorEvents.push(event.type) })
+      for (const name of ['agent/status', 'agent/inbox/inserted', 'agent/inbox/claimed'] as const) {
+        h.ctx.on(name, ((payload: { agent: Agent }) => { if (payload.agent === successor.agent) successorEvents.push(name) }) as never)
+      }
+      sendAll('beside a successor')
+      await settle()
+      await settle()
+      assert.equal(h.ctx.agents.get('s1'), successor.agent, 'the successor still holds the id')
+      assert.equal(h.ctx.sessions.get('s1'), successor.agent.session)
+      assert.deepEqual(successorEvents, [], 'the successor heard nothing of the sends')
+      assert.equal(successor.agent.session.events.length, log, 'the successor\'s log is unchanged')
+      assert.deepEqual([successor.agent.inbox.nextTurn.length, successor.agent.inbox.nextStep.length], [0, 0], 'nothing reached the successor\'s inbox')
+      assert.equal(successor.agent.status, 'idle')
+      assert.equal(h.disk.get('s1')?.events.length, persistedLength, 'the persisted record is unchanged')
+      assert.equal(sessionEvents(), published, 'no session event is published')
+      await successor.dispose()
+    },
+  },
+  {
+    group: GROUP, clause: 111,
     title: 'dispose() requested again from a listener of the teardown\'s own inbox clear (agent/inbox/discarded) resolves, and only after agent/disposed',
     async run(target) {
       const h = await makeHarness(target)

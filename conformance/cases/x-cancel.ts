@@ -194,6 +194,36 @@ export const xCancelCases: DirectedCase[] = [
     },
   },
   {
+    group: GROUP, clause: 148, title: 'a wake latched in an abort convergence still runs when a listener of the exit\'s idle starts a maintenance: the maintenance holds the latch',
+    async run(target) {
+      const h = await makeHarness(target)
+      const reached = gate()
+      const abortSeen = gate()
+      const slow = gate()
+      h.model.push(slowConvergence(reached, slow, abortSeen))
+      const { agent } = await h.create('s1')
+      agent.followup(h.msg('a'))
+      await reached.promise
+      agent.cancel(USER)
+      await abortSeen.promise
+      await settle()
+      agent.followup(h.msg('late'))
+      const held = gate()
+      let maintained: Promise<unknown> | undefined
+      h.ctx.on('agent/status', ({ status }) => {
+        if (status === 'idle' && maintained === undefined) maintained = agent.runMaintenance(() => held.promise)
+      })
+      slow.open()
+      await settle()
+      assert.ok(maintained, 'the idle listener started a maintenance at the exit')
+      assert.equal(h.model.requests.length, 1, 'nothing runs while the maintenance holds the agent')
+      held.open()
+      await maintained
+      await agent.whenIdle()
+      assert.deepEqual(turnsWithTexts(agent).map((t) => t.texts), [['a'], ['late']], 'the latched wake ran at the maintenance\'s convergence')
+    },
+  },
+  {
     group: GROUP, clause: 149, title: 'two followups then cancel: one turn, no step, turn/end {aborted,user}, status idle',
     async run(target) {
       const h = await makeHarness(target)

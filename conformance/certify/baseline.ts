@@ -124,7 +124,7 @@ export function baselineOf(report: Report, kit: string, previous?: Baseline): Ba
   const keep = (list: readonly BaselineEntry[] | undefined): BaselineEntry[] => (list ?? []).filter((e) => !covered.has(e.clause))
   const order = (list: BaselineEntry[]): BaselineEntry[] => list.sort((a, b) => CLAUSE_ORDER.get(a.clause)! - CLAUSE_ORDER.get(b.clause)!)
   const failures = order([...report.clauses.filter((c) => c.status === 'fail').map((c) => entry(c.key, '')), ...keep(previous?.failures)])
-  const unchecked = order([...report.clauses.filter((c) => c.status === 'unchecked' && (c.tier ?? tierOfKey(c.key)) === 'MUST').map((c) => entry(c.key, c.reason ?? 'unchecked')), ...keep(previous?.unchecked)])
+  const unchecked = order([...report.clauses.filter((c) => (c.status === 'unchecked' || c.status === 'unjudged') && (c.tier ?? tierOfKey(c.key)) === 'MUST').map((c) => entry(c.key, c.status === 'unjudged' ? 'not judged: the checkers declined every run that reached it' : c.reason ?? 'unchecked')), ...keep(previous?.unchecked)])
   // A finding the certificate now fails (or leaves unchecked) moves to that list.
   const listed = new Set([...failures, ...unchecked].map((e) => e.clause))
   const findings = (previous?.findings ?? []).filter((e) => !listed.has(e.clause))

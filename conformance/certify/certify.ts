@@ -18,7 +18,8 @@ import { runUnits } from '../../sim/pool/run-units.js'
 import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import { probeInstall } from '../adapters/probe.js'
 import type { Adapter, NormalizedAdapter, Supports } from '../adapters/adapter.js'
-import { CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
+import { adapterOperations, CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
+import { InteractionCoverage, interactionScope } from '../interaction/scope.js'
 import type { CertifyPlan, CertifyUnit, Profile } from './plan.js'
 import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './unit.js'
 import type { UnitEnv, UnitVerdict } from './unit.js'
@@ -26,7 +27,8 @@ import { lostShrinkVerdict, runShrinkUnit, runShrinks, shrinkTimeoutMs, shrinkUn
 import type { ShrinkUnit } from './shrink.js'
 import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Report } from './report.js'
 import type { CertifyWorkerInit } from './worker.js'
-import { CHECKED_CLAUSES } from '../checkers/index.js'
+import { CHECKED_CLAUSES, DeclineCounts, unjudged } from '../checkers/index.js'
+import type { ClauseDeclines } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
 import { applyGate } from './gate.js'
 import { tierOfKey } from '../clauses/tiers.js'
@@ -39,6 +41,12 @@ export type { Gate, GateBaseline, KnownEntry, StaleEntry, Tier, TierTotals } fro
 
 /** Units that may be lost to watchdogs before a certification stops (see {@link CertifyOptions.maxLostUnits}). */
 export const DEFAULT_MAX_LOST_UNITS = 5
+
+/**
+ * An interaction unit's watchdog in a worker, in unit timeouts: its runs are small and each is
+ * watched in the worker; this only backs that up (a synchronous livelock starves the worker's own).
+ */
+const INTERACTION_UNIT_TIMEOUTS = 4
 
 /** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
 const COSTLY_HANG_MS = 1_000
@@ -105,7 +113,8 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     })
     try {
       run = await runUnits(plan.units, async (unit) => {
-        const outcome = await pool.run(unit)
+        // An interaction program runs under up to MAX_SCHEDULES schedules, each watched in the worker.
+        const outcome = await pool.run(unit, unit.kind === 'interaction' ? INTERACTION_UNIT_TIMEOUTS * unitTimeoutMs + 2_000 : undefined)
         if (outcome.kind === 'done') return outcome.result
         if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
         throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
@@ -151,8 +160,10 @@ function buildReport(
   const byCase = new Set<number>()
   const checks = new Map<number, number>()
   const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
+  const declines = new DeclineCounts()
   let runs = 0
   let cases = 0
+  const interactions = new InteractionCoverage(interactionScope({ operations: adapterOperations(adapter) }))
   for (const verdict of verdicts) {
     if (verdict === undefined || verdict.kind === 'skipped') continue
     if (verdict.kind === 'case') {
@@ -160,8 +171,12 @@ function buildReport(
       count(verdict.clause!)
       byCase.add(verdict.clause!)
     } else {
-      runs++
-      for (const clause of CHECKED_CLAUSES) count(clause)
+      const n = verdict.runs ?? 1
+      runs += n
+      for (const clause of CHECKED_CLAUSES) checks.set(clause, (checks.get(clause) ?? 0) + n)
+      if (verdict.interactions) interactions.add(verdict.interactions)
+      // (a run the watchdog stopped was not checked: it counts no judgement)
+      for (const cells of verdict.declines ?? []) declines.addRun(cells)
     }
     for (const f of verdict.failures) {
       if (verdict.kind === 'case' && !caseFailures.has(f.key)) caseFailures.set(f.key, f.failure)
@@ -181,11 +196,14 @@ function buildReport(
     if (byCase.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('case')
     if (runs > 0 && byProgram.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('program')
     if (runs > 0 && (c.group === 'X-RUN' || CHECKED_CLAUSES.includes(c.clause))) checkedBy.push('checker')
-    const status = failure ? 'fail' : n > 0 ? 'pass' : 'unchecked'
+    const checker = c.group !== 'X-RUN' && CHECKED_CLAUSES.includes(c.clause) && declines.runs > 0
+    const counts = checker ? declines.of(c.clause) : undefined
+    const status = clauseStatus(failure !== undefined, n, checkedBy, counts)
     const reason = status === 'unchecked' ? plan.skipped.get(c.clause) ?? 'no directed case, program or checker covers it' : undefined
     return {
       key, group: c.group, clause: c.clause, title: c.title, status, checks: n, checkedBy,
       ...(reason ? { reason } : {}), ...(failure ? { failure } : {}), ...(caseFailure && caseFailure !== failure ? { caseFailure } : {}),
+      ...(counts ? { judged: counts.judged, reached: counts.reached, declined: counts.declined, declinedRuns: counts.declinedRuns } : {}),
     }
   })
   const failing = clauses.filter((c) => c.status === 'fail').map((c) => c.key)
@@ -208,5 +226,17 @@ function buildReport(
     units: { planned: plan.units.length, ran: meta.ran },
     passed: failing.length === 0 && complete,
     failing,
+    ...(runs > 0 ? { interactionCoverage: interactions.levels() } : {}),
   })
+}
+
+/**
+ * A clause's status: `fail` with a failure; `unchecked` when nothing checked it; `unjudged` when only
+ * the trace checkers checked it and they declined every run that reached its shape (they did not
+ * judge it, so the certificate must not call it passed); else `pass`.
+ */
+export function clauseStatus(failed: boolean, checks: number, checkedBy: readonly CheckedBy[], counts: ClauseDeclines | undefined): ClauseResult['status'] {
+  if (failed) return 'fail'
+  if (checks === 0) return 'unchecked'
+  return counts !== undefined && unjudged(counts) && checkedBy.every((how) => how === 'checker') ? 'unjudged' : 'pass'
 }

@@ -1,6 +1,6 @@
 /**
  * The verdict of a certificate as a CI gate: it counts the MUST clauses (`../clauses/tiers.ts`), and
- * a MUST clause left unchecked is not passed. With a baseline (`baseline.ts`) the gate is two-way:
+ * a MUST clause left unchecked, or that the checkers could not judge, is not passed. With a baseline (`baseline.ts`) the gate is two-way:
  * the listed failures and unchecked clauses are known and do not fail it, anything new does, and so
  * does an entry that is no longer true (a listed failure that now passes), since a baseline that
  * no longer describes the runtime must be updated.
@@ -22,7 +22,8 @@ export function tierTotals(clauses: readonly ClauseResult[]): Record<Tier, TierT
   for (const c of clauses) {
     const t = totals[clauseTier(c)]
     t.clauses++
-    t[c.status]++
+    // A clause the checkers could not judge is not checked: it counts as unchecked.
+    t[c.status === 'unjudged' ? 'unchecked' : c.status]++
   }
   return totals
 }
@@ -52,7 +53,8 @@ export function applyGate(report: Report, baseline?: Baseline, file?: string): R
       else if (tier === 'MUST') newFailures.push(c.key)
       else uncounted.push(c.key)
       if (unchecked.has(c.key)) stale.push({ clause: c.key, listed: 'unchecked', now: 'fail' })
-    } else if (c.status === 'unchecked') {
+    } else if (c.status === 'unchecked' || c.status === 'unjudged') {
+      // Not judged (the checkers declined every run that reached it) is not passed either.
       known = unchecked.get(c.key)
       if (known) knownUnchecked.push(c.key)
       else if (tier === 'MUST') newUnchecked.push(c.key)

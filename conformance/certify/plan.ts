@@ -14,6 +14,10 @@ import { CHECKED_CLAUSES } from '../checkers/index.js'
 import { CertifyOptionError, clauseNumberOf } from './clause-number.js'
 import { DIRECTED_PROGRAMS } from '../programs/directed-programs.js'
 import type { DirectedProgram } from '../programs/directed-programs.js'
+import { programCapabilities } from '../programs/program-capabilities.js'
+import { OPERATION_KINDS } from '../../sim/program/program.js'
+import { interactionSuite } from '../interaction/suite.js'
+import type { SuiteEntry } from '../interaction/suite.js'
 
 export { CertifyOptionError, clauseNumberOf }
 
@@ -24,12 +28,18 @@ export interface Profile {
   readonly schedules: number
   /** Seeded random programs (one schedule each). */
   readonly randomPrograms: number
+  /**
+   * Programs of the interaction suite (`interaction/suite.ts`), each under the mode's bounded
+   * schedules: none, or its pairwise prefix (every trigger with every action, predicted to cover
+   * every 2-way combination of the scope).
+   */
+  readonly interactions: 'none' | 'pairwise'
 }
 
 /** The two profiles. */
 export const PROFILES: Readonly<Record<Profile['name'], Profile>> = {
-  quick: { name: 'quick', schedules: 24, randomPrograms: 200 },
-  thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500 },
+  quick: { name: 'quick', schedules: 24, randomPrograms: 200, interactions: 'none' },
+  thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500, interactions: 'pairwise' },
 }
 
 /** Default wall-clock budget of one directed case or one simulated run. */
@@ -40,6 +50,8 @@ export type CertifyUnit =
   | { readonly kind: 'case'; readonly index: number }
   | { readonly kind: 'program'; readonly index: number; readonly k: number }
   | { readonly kind: 'random'; readonly k: number }
+  /** A program of the interaction suite (by its index in {@link CertifyPlan.interactions}), under every schedule of the mode. */
+  | { readonly kind: 'interaction'; readonly index: number }
 
 /** The options a plan is made from (validated). */
 export interface PlanOptions {
@@ -58,6 +70,8 @@ export interface CertifyPlan {
   /** Clauses with a directed case this adapter cannot run, and why (a missing capability, no resume). */
   readonly skipped: ReadonlyMap<number, string>
   readonly programs: readonly DirectedProgram[]
+  /** The interaction suite's programs the plan runs. */
+  readonly interactions: readonly SuiteEntry[]
   /** Whether simulated runs are part of the plan (not when `only` names no clause a checker covers). */
   readonly simulate: boolean
   readonly units: readonly CertifyUnit[]
@@ -82,14 +96,28 @@ export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {
     if (reason && !skipped.has(c.clause)) skipped.set(c.clause, reason)
     return reason === undefined
   })
-  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c))
-  // A program that resumes needs resume; one that crashes its process needs the `crash` capability.
+  // (a clause a directed program exists for is checked by simulated runs too: flush 87, preparations 50)
+  const simulate = !only || only.some((c) => CHECKED_CLAUSES.includes(c) || DIRECTED_PROGRAMS.some((p) => p.clauses?.includes(c)))
+  // A program that resumes needs resume; one that uses a surface of the process port needs its
+  // capability (a crash, preparations, no persistence, scope minting). A skipped program's clauses
+  // keep the reason when nothing else checks them.
   const programs = simulate ? DIRECTED_PROGRAMS.filter((p) => {
-    const text = JSON.stringify(p.program)
-    return (adapter.supports.resume || !text.includes('"resume"')) && (adapter.supports.crash || !text.includes('"op":"crash"'))
+    const missing = programCapabilities(p.program).filter((c) => !adapter.supports[c])
+    const resumes = JSON.stringify(p.program).includes('"resume"')
+    const reason = resumes && !adapter.supports.resume ? 'needs resume' : missing.length > 0 ? `needs capability ${missing.join(', ')}` : undefined
+    if (reason) for (const clause of p.clauses ?? []) if (wanted(clause) && !skipped.has(clause)) skipped.set(clause, reason)
+    return reason === undefined
   }) : []
   const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
   programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
   if (simulate) for (let k = 0; k < profile.randomPrograms; k++) units.push({ kind: 'random', k })
-  return { profile, seed, only, cases, skipped, programs, simulate, units }
+  const suite = simulate && profile.interactions === 'pairwise' ? interactionSuite({ operations: adapterOperations(adapter) }) : undefined
+  const interactions = suite ? suite.entries.slice(0, suite.pairwise) : []
+  interactions.forEach((_, index) => units.push({ kind: 'interaction', index }))
+  return { profile, seed, only, cases, skipped, programs, interactions, simulate, units }
+}
+
+/** The operation kinds programs may use on this adapter: no resume or restart without resume support, no crash without the capability. */
+export function adapterOperations(adapter: NormalizedAdapter): string[] {
+  return OPERATION_KINDS.filter((k) => (k !== 'crash' || adapter.supports.crash) && (adapter.supports.resume || (k !== 'resume' && k !== 'restart')))
 }

@@ -10,6 +10,7 @@ import type { RunSize } from '../../sim/shrink.js'
 import type { Supports } from '../adapters/adapter.js'
 import type { Tier } from '../clauses/tiers.js'
 import type { Profile } from './plan.js'
+import type { InteractionCoverageLevel } from '../interaction/scope.js'
 
 export type { Tier }
 
@@ -67,7 +68,7 @@ export interface CertifyOptions {
 /** The first counterexample found for a clause. */
 export interface Failure {
   readonly message: string
-  readonly via: 'directed case' | 'directed program' | 'random program'
+  readonly via: 'directed case' | 'directed program' | 'random program' | 'interaction program'
   readonly caseTitle?: string
   readonly programName?: string
   readonly program?: Program
@@ -95,8 +96,10 @@ export interface ClauseResult {
    * `unchecked`: no directed case, program or checker checked it on this adapter (`reason` says
    * why). The kit's own unit tests never count as a check of a runtime: every clause about the
    * store, registry, inbox, initiator or sessions has a directed case run through the process port.
+   * `unjudged`: only the trace checkers could check it, and in every simulated run that reached its
+   * shape they declined to judge it (`declined` says why): it did not fail, and it did not pass.
    */
-  readonly status: 'pass' | 'fail' | 'unchecked'
+  readonly status: 'pass' | 'fail' | 'unchecked' | 'unjudged'
   /** Directed cases plus runs that checked it. */
   readonly checks: number
   /** What checked it (empty when unchecked). */
@@ -111,6 +114,17 @@ export interface ClauseResult {
   readonly tier?: Tier
   /** The baseline lists it as failing or unchecked, and it still is: why, and where the reading is. */
   readonly known?: KnownEntry
+  /**
+   * For a clause the trace checkers check: the simulated runs in which its checker judged a unit of
+   * it (a clause none of whose checks can decline is judged in every run), the runs that reached its
+   * shape (a unit was judged or declined), per reason the runs in which a unit was declined (a
+   * reason the contract leaves open starts with `§`; see `conformance/checkers/README.md`), and the
+   * runs in which any unit was declined.
+   */
+  readonly judged?: number
+  readonly reached?: number
+  readonly declined?: Readonly<Record<string, number>>
+  readonly declinedRuns?: number
 }
 
 /** Why a baseline lists a clause (`--baseline <file>`). */
@@ -199,6 +213,11 @@ export interface Report {
   readonly tiers?: Readonly<Record<Tier, TierTotals>>
   /** How the verdict was reached (absent in certificates older than tiers). */
   readonly gate?: Gate
+  /**
+   * Interaction coverage of the simulated runs (`conformance/interaction/`): of the scope's
+   * feasible t-way combinations (t = 2, 3), how many the runs exercised.
+   */
+  readonly interactionCoverage?: readonly InteractionCoverageLevel[]
 }
 
 /** How a simulated failure was shrunk (see {@link Failure.shrink}). */

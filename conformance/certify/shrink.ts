@@ -28,6 +28,8 @@ import type { UnitEnv, UnitVerdict } from './unit.js'
 import { checkRun } from '../checkers/index.js'
 import type { Violation } from '../checkers/index.js'
 import type { Failure, FailureShrink } from './report.js'
+import type { Strategy } from '../../sim/strategies/strategy.js'
+import { interactionSchedules } from '../interaction/schedules.js'
 
 /**
  * Runs one shrink may spend. Each is one small simulated run (a few ms), so a shrink stays within
@@ -40,6 +42,8 @@ export interface ShrinkUnit {
   readonly kind: 'shrink'
   readonly key: string
   readonly of: Exclude<CertifyUnit, { kind: 'case' }>
+  /** For an interaction program: which of its schedules (0-based) failed. */
+  readonly schedule?: number
 }
 
 /**
@@ -54,7 +58,8 @@ export function shrinkUnits(plan: CertifyPlan, verdicts: readonly (UnitVerdict |
     for (const f of verdict.failures) {
       if (first.has(f.key)) continue
       // A directed case has no run to shrink; a run that never finished has no log.
-      first.set(f.key, unit.kind !== 'case' && f.failure.runFile !== undefined ? { kind: 'shrink', key: f.key, of: unit } : undefined)
+      first.set(f.key, unit.kind !== 'case' && f.failure.runFile !== undefined
+        ? { kind: 'shrink', key: f.key, of: unit, ...(unit.kind === 'interaction' ? { schedule: f.failure.seed ?? 0 } : {}) } : undefined)
     }
   })
   return [...first.values()].filter((u): u is ShrinkUnit => u !== undefined)
@@ -73,12 +78,12 @@ export async function runShrinks(units: readonly ShrinkUnit[], exec: (unit: Shri
 export async function runShrinkUnit(env: UnitEnv, unit: ShrinkUnit): Promise<UnitVerdict> {
   const { program, name, via, allowDeadlock } = programOf(env, unit.of)
   if (program === undefined) return { kind: 'shrunk', failures: [] }
-  const seed = env.plan.seed + unit.of.k
-  const strategy = strategyFor(unit.of.k, env.plan.seed)
   const check = (p: Program, r: RunResult): readonly Violation[] =>
     checkRun(p, r.trace, r.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
   const watch = { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) }
-  strategy.beginRun()
+  const schedule = await scheduleOf(env, unit, program)
+  if (schedule === undefined) return { kind: 'shrunk', failures: [] }
+  const { seed, strategy } = schedule
   const rerun = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory }), watch)
   if (rerun.kind !== 'fulfilled') return { kind: 'shrunk', failures: [] } // the unit's own verdict stands
   const found = rerun.value
@@ -108,6 +113,27 @@ export async function runShrinkUnit(env: UnitEnv, unit: ShrinkUnit): Promise<Uni
     kind: 'shrunk',
     failures: [{ key: unit.key, failure: { ...failure, shrink: { shrunk: true, runs: shrunk.runs, before: shrunk.before, after: shrunk.after, original } } }],
   }
+}
+
+/**
+ * The failing run's schedule, begun: a planned unit's seeded strategy, or an interaction program's
+ * DFS advanced to the schedule that failed (the schedules before it run again to get there).
+ */
+async function scheduleOf(env: UnitEnv, unit: ShrinkUnit, program: Program): Promise<{ seed: number; strategy: Strategy } | undefined> {
+  if (unit.of.kind !== 'interaction') {
+    const strategy = strategyFor(unit.of.k, env.plan.seed)
+    strategy.beginRun()
+    return { seed: env.plan.seed + unit.of.k, strategy }
+  }
+  const target = unit.schedule ?? 0
+  let i = 0
+  for (const strategy of interactionSchedules()) {
+    if (i === target) return { seed: target, strategy }
+    const before = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs })
+    if (before.kind !== 'fulfilled') return undefined
+    i++
+  }
+  return undefined
 }
 
 /** The verdict of a shrink unit the pool lost: the failure stands as found, with the reason. */

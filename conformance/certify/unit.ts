@@ -14,7 +14,7 @@ import type { Program } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { pct, random } from '../../sim/strategies/index.js'
+import { DfsNondeterminismError, pct, random } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { renderTrace } from '../../sim/trace/trace.js'
 import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
@@ -23,12 +23,14 @@ import type { LostReason } from '../../sim/pool/worker-pool.js'
 import { REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import type { NormalizedAdapter } from '../adapters/adapter.js'
 import type { CertifyPlan, CertifyUnit } from './plan.js'
-import { checkRun } from '../checkers/index.js'
+import { checkRun, DeclineTally } from '../checkers/index.js'
 import type { Violation } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
 import { captureProcessFaults } from './process-faults.js'
 import { randomProgram } from '../programs/random-programs.js'
 import type { Failure } from './report.js'
+import { inScope, interactionKey, interactionsOf } from '../interaction/features.js'
+import { interactionSchedules } from '../interaction/schedules.js'
 
 /** What one unit found. */
 export interface UnitVerdict {
@@ -45,7 +47,16 @@ export interface UnitVerdict {
   readonly hungMs?: number
   /** The pool lost the unit's worker (a hang, livelock, crash or memory): it was stopped and replaced. */
   readonly lost?: LostReason
+  /** The simulated runs it made: what the checkers judged and declined in each (`DeclineTally.takeRun` cells). */
+  readonly declines?: readonly (readonly number[])[]
+  /** Simulated runs the unit made, when not one (an interaction program runs under several schedules). */
+  readonly runs?: number
+  /** The interactions its runs exercised (`interaction/features.ts`, by key, in the scope's values). */
+  readonly interactions?: readonly string[]
 }
+
+/** This thread's tally of what the checkers judged and declined in the run being checked. */
+const tally = new DeclineTally()
 
 /** Everything a unit needs besides the unit itself. */
 export interface UnitEnv {
@@ -79,6 +90,8 @@ export function clauseKey(clause: number): string {
 
 /** The X-RUN key a run that never finished is charged to. */
 const LIVELOCK_KEY = 'X-RUN 2'
+/** Where a nondeterministic factory is reported: its asynchronous work is not all under the scheduler's control. */
+const NONDETERMINISM_KEY = 'X-RUN 3'
 
 /**
  * The `--adapter` of a printed command: the module as named, or (certifying an adapter object with
@@ -99,6 +112,7 @@ export function caseRerun(env: { adapterModule?: string; adapter?: { name: strin
 /** Run one unit to its verdict. */
 export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<UnitVerdict> {
   if (unit.kind === 'case') return runCase(env, env.plan.cases[unit.index]!)
+  if (unit.kind === 'interaction') return runInteraction(env, unit)
   const { program, name, via, allowDeadlock } = programOf(env, unit)
   if (program === undefined) return { kind: 'skipped', failures: [] }
   const k = unit.k
@@ -110,13 +124,55 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
     return { kind: 'run', hungMs: settled.afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
   }
   const result = settled.value
-  const violations = checkRun(program, result.trace, result.outcome).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+  const violations = checkRun(program, result.trace, result.outcome, tally).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+  const declines = tally.takeRun()
   const failures: { key: string; failure: Failure }[] = []
   for (const v of violations) {
     if (failures.some((f) => f.key === v.key)) continue
     failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, env.plan.seed + k) })
   }
-  return { kind: 'run', failures }
+  return { kind: 'run', failures, declines: [declines], interactions: interactionKeys(result) }
+}
+
+/** The distinct in-scope interactions of a run, by key. */
+function interactionKeys(result: RunResult): string[] {
+  return [...new Set(interactionsOf(result.trace).filter(inScope).map(interactionKey))]
+}
+
+/**
+ * An interaction program under every schedule of the mode (bounded DFS), each run watched like a
+ * unit's; the first failure per clause is kept, and a run that never finishes ends the unit.
+ */
+async function runInteraction(env: UnitEnv, unit: Extract<CertifyUnit, { kind: 'interaction' }>): Promise<UnitVerdict> {
+  const { program, name, via } = programOf(env, unit)
+  const failures: { key: string; failure: Failure }[] = []
+  const interactions = new Set<string>()
+  const declines: number[][] = []
+  let runs = 0
+  for (const strategy of interactionSchedules()) {
+    runs++
+    const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+    if (settled.kind === 'rejected' && settled.error instanceof DfsNondeterminismError) {
+      // The same program on the same schedule prefix offered other choices: the code under test is
+      // not deterministic (state kept across runs), and the exploration cannot go on.
+      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
+      return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
+    }
+    if (settled.kind === 'rejected') throw settled.error
+    if (settled.kind === 'hang') {
+      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
+      return { kind: 'run', runs, hungMs: settled.afterMs, failures, declines, interactions: [...interactions] }
+    }
+    const result = settled.value
+    for (const k of interactionKeys(result)) interactions.add(k)
+    const violations = checkRun(program!, result.trace, result.outcome, tally)
+    declines.push(tally.takeRun())
+    for (const v of violations) {
+      if (failures.some((f) => f.key === v.key)) continue
+      failures.push({ key: v.key, failure: saveFailure(env, v, result, program!, name, via, strategy.name, runs - 1) })
+    }
+  }
+  return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
 }
 
 /** The verdict of a unit the pool lost (its worker timed out, ran out of memory, crashed or ran away). */
@@ -132,11 +188,8 @@ export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapt
 
 function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
   const { program, name, via } = programOf(env, unit)
-  const strategy = strategyFor(unit.k, env.plan.seed)
-  return {
-    message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}),
-    strategy: strategy.name, seed: env.plan.seed + unit.k,
-  }
+  const schedule = unit.kind === 'interaction' ? { strategy: 'dfs preemptionBound=2', seed: 0 } : { strategy: strategyFor(unit.k, env.plan.seed).name, seed: env.plan.seed + unit.k }
+  return { message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}), ...schedule }
 }
 
 /** The program of a simulated unit, its name, how the report names its source, and whether it may deadlock. */
@@ -144,6 +197,10 @@ export function programOf(env: Pick<UnitEnv, 'plan'> & Partial<Pick<UnitEnv, 'ad
   if (unit.kind === 'program') {
     const p = env.plan.programs[unit.index]!
     return { program: p.program, name: p.name, via: 'directed program', allowDeadlock: p.hangs === true }
+  }
+  if (unit.kind === 'interaction') {
+    const entry = env.plan.interactions[unit.index]!
+    return { program: entry.program, name: entry.program.name ?? `interaction ${unit.index}`, via: 'interaction program', allowDeadlock: false }
   }
   const seed = env.plan.seed + unit.k
   const program = randomProgram(seed)

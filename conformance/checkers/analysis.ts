@@ -6,6 +6,10 @@
  */
 import type { Operation, Program } from '../../sim/program/program.js'
 import type { QuiescentProbe, Trace, TraceEntry } from '../../sim/trace/trace.js'
+import type { Declines } from './declines.js'
+import { NO_DECLINES, R } from './declines.js'
+import type { Facts } from './facts.js'
+import { indexFacts } from './facts.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
 
@@ -36,6 +40,12 @@ export interface Life {
    * for something fires only if it holds for each of them too.
    */
   readonly alsoPossible: readonly Tx[]
+  /**
+   * When its publisher was picked by rank among several same-id creations open at its
+   * `session/created` (none committed in that step, the facts did not say), the others: a check
+   * that blames the publisher judges a guess unless it gives the same verdict for each of them.
+   */
+  readonly rivals: readonly Tx[]
   readonly sessionCreated: Entry<'event'>
   agentCreated: Entry<'event'> | undefined
   sessionStart: Entry<'event'> | undefined
@@ -61,6 +71,10 @@ export interface Analysis {
   readonly appendsBySession: Map<string, Entry<'append'>[]>
   /** The run's quiescence probes, in order (none for a trace recorded without them). */
   readonly probes: readonly QuiescentProbe[]
+  /** Where the checkers count what they judged and declined (`declines.ts`). */
+  readonly declines: Declines
+  /** The trace's facts, indexed (`facts.ts`). */
+  readonly facts: Facts
 }
 
 /** The key of an id within one process. */
@@ -85,7 +99,8 @@ function restoreAgentCreated(lives: Life[], edge: Entry<'event'>, onlyIfMissing 
 }
 
 /** Analyse a trace (linear). */
-export function analyse(trace: Trace, program: Program): Analysis {
+export function analyse(trace: Trace, program: Program, declines: Declines = NO_DECLINES): Analysis {
+  const facts = indexFacts(trace)
   const txs = new Map<string, Tx>()
   const lives: Life[] = []
   const open = new Map<string, Life>()
@@ -124,6 +139,8 @@ export function analyse(trace: Trace, program: Program): Analysis {
         const aside = setAside.get(invokeKey) ?? []
         const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
         for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
+        // (an edge set aside for the stub may have been the lifecycle's: an event names the id, not the object)
+        if (aside.length > 0 && (e.status !== 'fail' || stubRemoved)) stubEdgeDeclined(declines, [36, 55, 74])
         setAside.delete(invokeKey)
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
@@ -148,9 +165,14 @@ export function analyse(trace: Trace, program: Program): Analysis {
         const life = open.get(key)
         // A stub the program entered (`enter`, §4 split driven step by step): its edges are its own.
         if (e.stub) break
+        // With facts, an edge names its object: a stub the program registered is its own (no
+        // lifecycle's), any other edge is a lifecycle's, whatever register is in flight.
+        const subject = facts.subjects.get(e.i)
+        if (subject?.stub) break
+        const known = subject !== undefined
         // A stub the program registers directly announces itself: not an edge of any lifecycle (set
         // aside until the register's outcome says whether it announced anything).
-        if (e.name === 'agent/created') {
+        if (e.name === 'agent/created' && !known) {
           // (a register whose stub was already announced and removed again announces nothing more:
           // a later edge is the lifecycle publishing meanwhile)
           const registrar = [...registering].find(([invoke, id]) => id === key && !setAside.get(invoke)?.some((edge) => edge.name === 'agent/disposed'))?.[0]
@@ -159,7 +181,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
             break
           }
         }
-        if (e.name === 'agent/disposed') {
+        if (e.name === 'agent/disposed' && !known) {
           // The stub announced inside its register being removed again, inside the same register.
           const registrar = [...registering].find(([invoke, id]) => id === key && setAside.get(invoke)?.some((edge) => edge.name === 'agent/created'))?.[0]
           if (registrar !== undefined) {
@@ -174,7 +196,7 @@ export function analyse(trace: Trace, program: Program): Analysis {
           }
           const created: Life = {
             id: e.id, world: e.world, tx: undefined, sessionCreated: e, agentCreated: undefined, sessionStart: undefined,
-            agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], repeats: [], statuses: [], appends: [],
+            agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], rivals: [], repeats: [], statuses: [], appends: [],
           }
           candidates.set(created, inFlight.get(key) ?? [])
           lives.push(created)
@@ -217,19 +239,45 @@ export function analyse(trace: Trace, program: Program): Analysis {
   // missing one (§9 36). A stub registered after the lifecycle ended announced itself.
   for (const [invoke] of registering) {
     const aside = setAside.get(invoke) ?? []
+    if (aside.length > 0) stubEdgeDeclined(declines, [36, 55, 95, 96, 103])
     if (aside.some((edge) => edge.name === 'agent/disposed')) continue
     for (const edge of aside) restoreAgentCreated(lives, edge, true)
   }
   // Attribution needs the whole trace (commit marks and outcomes), so it runs after the pass.
   for (const life of lives) {
-    const { tx, ties } = attribute(candidates.get(life) ?? [], life.sessionCreated, life, trace.entries)
+    const { tx, ties, rivals } = attribute(byFacts(facts, candidates.get(life) ?? [], life), life.sessionCreated, life, trace.entries)
     if (tx) {
       tx.life = life
       ;(life as { tx: Tx | undefined }).tx = tx
       ;(life as { alsoPossible: readonly Tx[] }).alsoPossible = ties
+      ;(life as { rivals: readonly Tx[] }).rivals = rivals
     }
   }
-  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [] }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [], declines, facts }
+}
+
+/**
+ * The creations that may have published `life`, as the facts narrow them: the one holding the
+ * session or agent object its edges carry (its setup's `agentCtx` or its resolved handle), else
+ * those not known to hold other objects. Without facts (or when they rule out every candidate),
+ * all of them.
+ */
+function byFacts(facts: Facts, candidates: readonly Tx[], life: Life): readonly Tx[] {
+  if (!facts.present || candidates.length < 2) return candidates
+  const serials = [life.sessionCreated, life.agentCreated, life.sessionStart].map((edge) => edge === undefined ? undefined : facts.subjects.get(edge.i)?.serial).filter((n): n is number => n !== undefined)
+  const owner = serials.map((n) => facts.owners.get(n)).find((i) => i !== undefined)
+  const owning = owner === undefined ? undefined : candidates.find((t) => t.invoke.i === owner)
+  if (owning) return [owning]
+  const possible = candidates.filter((t) => {
+    const held = facts.held.get(t.invoke.i)
+    return held === undefined || serials.some((n) => held.agents.includes(n) || held.sessions.includes(n))
+  })
+  return possible.length > 0 ? possible : candidates
+}
+
+/** An `agent/created` (and its `agent/disposed`) went to a stub the trace cannot tell from the lifecycle's agent. */
+function stubEdgeDeclined(declines: Declines, clauses: readonly number[]): void {
+  for (const clause of clauses) declines.declined(clause, R.stubEdge)
 }
 
 /** Whether the operation invoked at `invoke` aborts `tx`'s creation: its owner unloading, or its signal aborting. */
@@ -245,6 +293,16 @@ export function abortsCreation(invoke: Entry<'invoke'>, tx: Tx): boolean {
  * one synchronous stretch, so seen from a later point it was broken off (by a throwing creation
  * listener, say) and is being rolled back, even when its creation never settled (a crash came first).
  */
+/**
+ * Whether a check that blames `life`'s publisher gives one verdict whichever of its possible
+ * publishers it was (`verdict`: whether the check fails for that one).
+ */
+export function sameVerdict(life: Life, verdict: (tx: Tx) => boolean): boolean {
+  if (!life.tx || life.rivals.length === 0) return true
+  const chosen = verdict(life.tx)
+  return life.rivals.every((t) => verdict(t) === chosen)
+}
+
 export function publicationBrokenOff(life: Life, at = Number.POSITIVE_INFINITY): boolean {
   return life.sessionStart === undefined || life.sessionStart.i > at
 }
@@ -254,7 +312,7 @@ export function publicationBrokenOff(life: Life, at = Number.POSITIVE_INFINITY):
  * decision step just before it (commit is synchronous with publication, §3.4); else the open one
  * that settles first.
  */
-function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): { tx: Tx | undefined; ties: Tx[] } {
+function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Life, entries: readonly TraceEntry[]): { tx: Tx | undefined; ties: Tx[]; rivals: Tx[] } {
   const at = created.i
   // A same-id loser (`already exists/registered`) never published anything of its own.
   const lost = (tx: Tx): boolean => tx.outcome?.status === 'fail' && /already (exists|registered)/.test(tx.outcome.detail)
@@ -270,7 +328,7 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
       bestCommit = commit.i
     }
   }
-  if (best) return { tx: best, ties: [] }
+  if (best) return { tx: best, ties: [], rivals: [] }
   // Otherwise the publishing transaction is the one that settles first after its creation edges
   // (resolution right after agent/session-start, or rejection after the rollback) — among those
   // that could publish here: a transaction with a setup whose commit has not yet run cannot (that is
@@ -308,5 +366,5 @@ function attribute(candidates: readonly Tx[], created: Entry<'event'>, life: Lif
   }
   const chosen = first
   const ties = chosen ? candidates.filter((t) => t !== chosen && open(t) && rank(t) === rank(chosen) && settles(t) === settles(chosen)) : []
-  return { tx: chosen, ties }
+  return { tx: chosen, ties, rivals: chosen === undefined ? [] : candidates.filter((t) => t !== chosen && open(t)) }
 }

@@ -3,7 +3,11 @@
  * nothing visible before setup and commit finished, resolve only after publication.
  * @module
  */
-import type { Analysis } from './analysis.js'
+import type { Analysis, Tx } from './analysis.js'
+import { sameVerdict } from './analysis.js'
+import { R } from './declines.js'
+import { spansAt } from './facts.js'
+import { sessionOf } from './windows.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -13,8 +17,10 @@ const PUBLISH = 'AGENT-PREPARE-PUBLISH'
 /** Check the creation pipeline of every lifecycle. */
 export function checkCreation(a: Analysis): Violation[] {
   const out: Violation[] = []
+  const d = a.declines
   for (const life of a.lives) {
     const { id } = life
+    d.judged(55)
     // §3.2 / 36: session/created → agent/created → agent/session-start.
     if (life.agentCreated && life.agentCreated.i < life.sessionCreated.i) out.push(violation(SETUP, 36, `"${id}": agent/created before session/created`, life.agentCreated))
     if (life.sessionStart && (!life.agentCreated || life.sessionStart.i < life.agentCreated.i)) {
@@ -31,14 +37,32 @@ export function checkCreation(a: Analysis): Violation[] {
     // 56: no agent/status during creation.
     // (A listener of a creation edge may drive the agent — the documented injection point, catalog
     // M13 — so only a status change nobody asked for counts.)
-    const resolved = life.tx?.outcome
-    if (resolved) {
-      const early = life.statuses.find((s) => s.i < resolved.i && s.i > life.sessionCreated.i && (!life.sessionStart || s.i < life.sessionStart.i))
-      const driven = early && a.entries.some((e) => e.k === 'invoke' && e.actor === 'inline' && e.i > life.sessionCreated.i && e.i < early.i)
-      if (early && !driven) out.push(violation(PUBLISH, 56, `"${id}": agent/status "${early.detail}" emitted during creation`, early))
-    }
+    // The creation ends when it settles; one that never did (its process crashed, the run ended)
+    // ended its publication at agent/session-start, or, broken off, at its rollback's agent/disposed.
+    const ended = life.tx?.outcome?.i ?? life.sessionStart?.i ?? life.agentDisposed?.i ?? Number.POSITIVE_INFINITY
+    const early = life.statuses.find((s) => s.i < ended && s.i > life.sessionCreated.i && (!life.sessionStart || s.i < life.sessionStart.i))
+    // Driven: emitted inside an operation on this agent made during the creation (a send from a
+    // creation listener, catalog M13: a wake starts its driver synchronously, §7.2). Without facts,
+    // or after a publication broken off (whose rollback may take turns), any inline operation made
+    // before it may have driven it. A publication is one synchronous stretch up to its session-start.
+    const inOperation = early !== undefined && a.facts.present && spansAt(a.facts, early.i).some((span) => {
+      const invoke = a.entries[span.invoke]
+      return invoke?.k === 'invoke' && invoke.i > life.sessionCreated.i && sessionOf(invoke.spec) === id
+    })
+    const mayBeDriven = early !== undefined && !inOperation && !(a.facts.present && life.sessionStart) && a.entries.some((e) => e.k === 'invoke' && e.actor === 'inline' && e.i > life.sessionCreated.i && e.i < early.i)
+    if (mayBeDriven) d.declined(56, a.facts.present ? R.drivenFrom : R.noFacts)
+    else d.judged(56)
+    if (early && !inOperation && !mayBeDriven) out.push(violation(PUBLISH, 56, `"${id}": agent/status "${early.detail}" emitted during creation`, early))
     const tx = life.tx
-    if (!tx) continue
+    if (!tx) {
+      d.declined(36, R.noCreation)
+      continue
+    }
+    // (with several possible publishers, judged when the checks below agree for each of them)
+    const fails36 = (t: Tx): boolean => (t.hasSetup && !t.commits.some((m) => m.i < life.sessionCreated.i)) ||
+      (t.outcome?.status === 'ok' && (!life.agentCreated || !life.sessionStart || life.sessionStart.i > t.outcome.i))
+    if (sameVerdict(life, fails36)) d.judged(36)
+    else d.declined(36, R.publisher)
     // 36 / P-UNPUB: with a setup, publication follows the transaction's commit.
     if (tx.hasSetup && !tx.commits.some((m) => m.i < life.sessionCreated.i)) {
       out.push(violation(SETUP, 36, `"${id}": session/created before setup and commit of ${tx.actor}:${tx.spec.op}(${id}) completed`, life.sessionCreated))
@@ -54,6 +78,10 @@ export function checkCreation(a: Analysis): Violation[] {
   for (const tx of a.txs.values()) {
     const detail = tx.outcome?.status === 'fail' ? tx.outcome.detail : ''
     const clause = /^setup of .* (threw|rejected)/.test(detail) ? 39 : /^commit of .* threw/.test(detail) ? 40 : 0
+    if (clause === 40) {
+      if ((tx.life?.rivals.length ?? 0) > 0 || a.lives.some((l) => l.rivals.includes(tx))) d.declined(40, R.publisher)
+      else d.judged(40)
+    }
     if (clause && tx.life) out.push(violation(SETUP, clause, `"${tx.id}": ${detail}, yet ${tx.spec.op} published (session/created at #${tx.life.sessionCreated.i})`, tx.life.sessionCreated))
   }
   return out

@@ -10,6 +10,7 @@ import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { inboxDifference, messageOf, quoteIds, sameIds as same } from './wording.js'
@@ -105,6 +106,9 @@ export function checkInbox(a: Analysis): Violation[] {
       projections.set(key, projection)
       const s = e.data as Splice
       // §6.3 / 122: the live projection before the splice equals the replay of the durable log.
+      // (with no agent registered under the id, the world read no live projection)
+      if (e.inbox) a.declines.judged(122)
+      else a.declines.declined(122, R.unregisteredInbox)
       if (e.inbox && (!same(e.inbox.nextTurn, projection['next-turn']) || !same(e.inbox.nextStep, projection['next-step']))) {
         const durable = { nextTurn: projection['next-turn'], nextStep: projection['next-step'] }
         out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: just before this splice the live inbox is not the replay of the durable splices: ${inboxDifference(e.inbox, durable, ['live', 'durable'])}`, e))

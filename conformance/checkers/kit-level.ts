@@ -20,6 +20,10 @@ import { PERSISTED_HEADER_FIELDS } from '../../sim/program/program.js'
 import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
 import type { Analysis } from './analysis.js'
+import { R } from './declines.js'
+import { windowsOf } from './windows.js'
+import { gateClosed } from './liveness.js'
+import { joinedUnloads } from './joined-unload.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -28,17 +32,29 @@ export function checkKitLevel(a: Analysis): Violation[] {
   const out: Violation[] = []
   const seen = new Set<string>()
   const persisted = new Map((a.program.env?.persisted ?? []).filter((p) => p.header !== undefined).map((p) => [p.id, p.header!]))
-  // A fresh create of a persisted id overwrites its record: from then on the declared header is not on disk.
+  // A fresh create of a persisted id overwrites its record: from then on the declared header is not
+  // on disk. (By the operation's spec: an inline create's description names where it came from.)
   const overwritten = new Set<string>()
+  const creates = new Map<number, string>()
+  for (const w of windowsOf(a)) if (w.spec.op === 'create' && w.outcome?.status === 'ok') creates.set(w.outcome.i, w.spec.session)
   for (const e of a.entries) {
-    if (e.k === 'outcome' && e.status === 'ok' && e.what.startsWith('create(')) overwritten.add(e.what.slice('create('.length, -1))
+    const created = creates.get(e.i)
+    if (created !== undefined) overwritten.add(created)
     if (e.k === 'resumed' && e.header) {
       const declared = persisted.get(e.id) as Record<string, unknown> | undefined
-      if (!declared || overwritten.has(e.id)) continue
-      for (const field of Object.keys(PERSISTED_HEADER_FIELDS)) {
+      if (!declared) continue
+      const differs = Object.keys(PERSISTED_HEADER_FIELDS).filter((field) => declared[field] !== e.header![field])
+      // (a create of the id rewrote the disk: which header this resume's load read is not known)
+      if (overwritten.has(e.id)) {
+        for (const field of differs) a.declines.declined(field === 'cwd' && declared[field] === undefined ? 46 : 45, R.loadServed)
+        if (differs.length === 0) a.declines.judged(45)
+        continue
+      }
+      a.declines.judged(45)
+      a.declines.judged(46)
+      for (const field of differs) {
         const want = declared[field]
         const got = e.header[field]
-        if (want === got) continue
         out.push(field === 'cwd' && want === undefined
           ? violation('AGENT-CREATE-RESUME', 46, `"${e.id}": persisted without cwd, resumed with header.cwd ${JSON.stringify(got)}`, e)
           : violation('AGENT-CREATE-RESUME', 45, `"${e.id}": resumed header.${field} is ${JSON.stringify(got)}, persisted ${JSON.stringify(want)}`, e))
@@ -76,6 +92,8 @@ function selfDeadlocks(a: Analysis): Violation[] {
   const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
   const ended = new Set<string>()
   for (const e of a.entries) if (e.k === 'outcome') ended.add(key(e))
+  const gatesLeftClosed = gateClosed(a)
+  const joined = joinedUnloads(a)
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(key(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
@@ -83,9 +101,29 @@ function selfDeadlocks(a: Analysis): Violation[] {
     const unload = e.spec.ops[index]!
     const inner = ` in ${e.what}#${index}`
     const started = a.entries.slice(i + 1).find((x) => x.k === 'invoke' && x.world === e.world && x.actor === e.actor && x.what.startsWith(unload.op) && x.what.endsWith(inner))
-    if (started?.k !== 'invoke' || ended.has(key(started))) return
+    if (started?.k !== 'invoke') return
+    if (ended.has(key(started))) {
+      a.declines.judged(137)
+      return
+    }
+    // An unload another chain had started, joined: drained with the boundary under one reading of §8.
+    if (joined.includes(started)) {
+      a.declines.declined(137, R.joinedUnload)
+      return
+    }
     // A process that crashed under the boundary ends nothing it had in flight.
-    if (a.entries.some((x) => x.k === 'invoke' && x.spec.op === 'crash' && x.world === e.world && x.i > started.i)) return
+    // (whether the unload was already parked on the boundary when it crashed is not known)
+    if (a.entries.some((x) => x.k === 'invoke' && x.spec.op === 'crash' && x.world === e.world && x.i > started.i)) {
+      a.declines.declined(137, R.crashedWait)
+      return
+    }
+    // The unload may be parked at a gate the program never opened (a disposer's `wait`, say): the
+    // program's own hang, not the drain's (whether the unload waits there is not recorded).
+    if (gatesLeftClosed) {
+      a.declines.declined(137, R.injectedHang)
+      return
+    }
+    a.declines.judged(137)
     out.push(violation('AGENT-INITIATOR-DRAIN', 137, `"${e.spec.session}": ${e.actor}'s boundary awaiting ${unload.op} never completed (the unload waited on the boundary that awaits it)`, e))
   })
   return out

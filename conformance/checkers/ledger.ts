@@ -13,6 +13,9 @@
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
+import { invokedInDispatch, rollbackBegan } from './facts.js'
+import { abortsCreation } from './analysis.js'
 import type { Projection, SplicePayload } from './projection.js'
 import { isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
@@ -43,16 +46,29 @@ export function checkLedger(a: Analysis): Violation[] {
     }
   }
   const pendingAtCancel = new Map<number, string[]>()
+  // What the cancel saw publishing (left out of what it owes): whether it ran inside that splice's observer is not known.
+  const publishingAtCancel = new Map<number, string[]>()
   // 114 concerns what was pending when teardown began (§5.1 step 3); a send that lands during the
   // teardown is unspecified (§12 Q3). The first request is an upper bound on when it began.
   const requests = new Map<number, Life[]>()
+  const requestOf = new Map<Life, string>()
   for (const life of a.lives) {
     if (!life.agentDisposed || life.agentDisposed.stale) continue
-    // A creation that failed after publication is rolled back from its failure, a point the trace
-    // does not mark: a request made later is no bound on when that teardown began (§12 Q3).
-    if (life.tx?.outcome?.status === 'fail') continue
+    // A creation that failed after publication is rolled back from what failed it: the injected
+    // throw that broke its publication off (a fact), or a request that aborts it (its signal, its
+    // owner, the factory). Without either, the trace does not mark where (§12 Q3 after it).
     const request = teardownRequest(a, life, life.agentDisposed.i)
-    if (request) requests.set(request.invoke.i, [...(requests.get(request.invoke.i) ?? []), life])
+    let at = request?.invoke.i
+    if (life.tx?.outcome?.status === 'fail') {
+      const tx = life.tx
+      const aborting = windowsOf(a).find((w) => w.invoke.i > life.sessionCreated.i && w.invoke.i < life.agentDisposed!.i && abortsCreation(w.invoke, tx))?.invoke.i
+      const began = [rollbackBegan(a.facts, life), aborting, at].filter((n): n is number => n !== undefined)
+      at = began.length > 0 ? Math.min(...began) : undefined
+    }
+    if (at !== undefined) {
+      requests.set(at, [...(requests.get(at) ?? []), life])
+      requestOf.set(life, at === request?.invoke.i ? request.spec.op : 'rollback')
+    }
   }
   const pendingAtRequest = new Map<Life, string[]>()
   // Where each message was inserted (entry index) and the content it was logged with.
@@ -61,8 +77,10 @@ export function checkLedger(a: Analysis): Violation[] {
   // Per session: the ids the open turn claimed and no request has carried yet.
   const claimed = new Map<string, Set<string>>()
   // Per session: the ids of the last splice while it is being published (logged, not yet in the
-  // live lists): until its first agent/inbox/inserted, or the session's next append (§6.3).
+  // live lists): until its first agent/inbox/inserted, or the session's next append (§6.3), and the
+  // entry of that splice.
   const publishing = new Map<string, string[]>()
+  const publishingAt = new Map<string, number>()
 
   // The last append and what was pending on its session just before it: an observer of a splice
   // sees the live inbox before that splice (§6.3), so a cancel made from inside one cannot drop what
@@ -81,14 +99,23 @@ export function checkLedger(a: Analysis): Violation[] {
     for (const life of requests.get(e.i) ?? []) pendingAtRequest.set(life, projections.pending(life.world, life.id))
     const cancel = cancelInvokes.get(e.i)
     if (cancel) {
-      const unseen = publishing.get(keyOf(cancel.world, cancel.session)) ?? []
-      pendingAtCancel.set(e.i, projections.pending(cancel.world, cancel.session).filter((id) => !unseen.includes(id)))
+      // With facts, a cancel made outside that splice's dispatch sees the splice applied: it owes its ids.
+      const key = keyOf(cancel.world, cancel.session)
+      const inside = !a.facts.present || invokedInDispatch(a.facts, publishingAt.get(key) ?? -1, e.i)
+      const unseen = inside ? publishing.get(key) ?? [] : []
+      const pending = projections.pending(cancel.world, cancel.session)
+      pendingAtCancel.set(e.i, pending.filter((id) => !unseen.includes(id)))
+      publishingAtCancel.set(e.i, pending.filter((id) => unseen.includes(id)))
     }
     if (e.k === 'event' && e.name === 'agent/inbox/inserted') publishing.delete(keyOf(e.world, e.id))
     const done = cancelOutcomes.get(e.i)
     if (done) {
       const before = pendingAtCancel.get(done.invoke) ?? []
-      const left = projections.pending(done.world, done.session).filter((id) => before.includes(id))
+      const now = projections.pending(done.world, done.session)
+      const left = now.filter((id) => before.includes(id))
+      // (with facts, what a cancel inside the splice's dispatch did not see it did not owe, §6.3)
+      if (left.length === 0 && !a.facts.present && (publishingAtCancel.get(done.invoke) ?? []).some((id) => now.includes(id))) a.declines.declined(149, R.publishingSplice)
+      else a.declines.judged(149)
       if (left.length > 0) out.push(violation('X-CANCEL', 149, `"${done.session}": cancel without keepInbox returned with ${quoteIds(left)} still pending (every queued item must be durably canceled)`, e))
     }
     const send = sends.get(e.i)
@@ -100,8 +127,19 @@ export function checkLedger(a: Analysis): Violation[] {
     }
     if (e.k === 'event' && e.name === 'agent/disposed' && !e.stale) {
       const life = a.lives.find((l) => l.agentDisposed === e)
-      const before = life ? pendingAtRequest.get(life) ?? [] : []
-      const left = projections.pending(e.world, e.id).filter((id) => before.includes(id))
+      const now = projections.pending(e.world, e.id)
+      const requested = life ? pendingAtRequest.get(life) : undefined
+      const before = requested ?? []
+      const left = now.filter((id) => before.includes(id))
+      // What is still pending and was not pending at the request: sent after the teardown began
+      // (§12 Q3), or, with no request to bound it (a rollback, a teardown nobody asked for), not known.
+      if (life && left.length === 0 && now.length > 0) {
+        const how = requestOf.get(life)
+        a.declines.declined(114, requested === undefined ? (life.tx?.outcome?.status === 'fail' ? R.rollbackStart : R.teardownReach)
+          : how === 'dispose' || how === 'rollback' ? R.sentAfterTeardown : R.teardownReach)
+      } else if (life) {
+        a.declines.judged(114)
+      }
       if (left.length > 0) out.push(violation('AGENT-TEARDOWN-TEST', 114, `"${e.id}": ${quoteIds(left)} were pending when teardown was requested and still are at agent/disposed (pending items are durably canceled at disposal)`, e))
     }
     if (e.k !== 'append') return
@@ -110,7 +148,10 @@ export function checkLedger(a: Analysis): Violation[] {
     switch (e.type) {
       case 'agent/inbox/spliced': {
         const s = e.data as SplicePayload
-        if (s?.inserted?.length) publishing.set(key, s.inserted.map((m) => String(m?.id)))
+        if (s?.inserted?.length) {
+          publishing.set(key, s.inserted.map((m) => String(m?.id)))
+          publishingAt.set(key, e.i)
+        }
         for (const m of s?.inserted ?? []) {
           insertedAt.set(`${e.world}/${e.id}/${m?.id}`, e.i)
           logged.set(`${e.world}/${e.id}/${m?.id}`, JSON.stringify(m?.content))

@@ -1,6 +1,7 @@
 /**
  * How the run ended, and how creations were rejected. A deadlock is a violation unless every
- * blocked operation waits on a hang the program itself injected and nothing was asked to abort it
+ * blocked operation waits on a hang the program itself injected (or the program waited on a gate it
+ * never opened) and nothing was asked to abort it
  * (§3.3: aborts reject promptly; §5: every teardown settles; §12 Q8: every whenIdle and unload
  * settles). Livelocks, crashes (an implementation throwing where it must not, e.g. an unhandled
  * rejection) and uncontrolled nondeterminism are suite-local `X-RUN` violations.
@@ -8,7 +9,10 @@
  */
 import { stringText } from '../../sim/trace/bounded-text.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
+import { closedGates } from '../../sim/world/surface-marks.js'
 import type { Analysis } from './analysis.js'
+import { R } from './declines.js'
+import { joinedUnloads } from './joined-unload.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -34,11 +38,19 @@ function end(outcome: RunOutcome): { i: number; d: number } {
   return { i: -1, d: outcome.decisions.decisions.length }
 }
 
+/** Crashes and restarts a program's listeners made, from which a livelock is the program's own loop through new processes. */
+const PROGRAM_CRASH_LOOP = 3
+
 /** Check the run outcome and creation rejections. */
 export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
   const out: Violation[] = []
   switch (outcome.kind) {
     case 'livelock':
+      // A program that crashes or restarts its process from a listener again and again loops through
+      // fresh processes whose listeners (each firing `times` per process) fire again: its own livelock.
+      if (a.entries.filter((e) => e.k === 'invoke' && e.actor === 'inline' && (e.spec.op === 'crash' || e.spec.op === 'restart')).length >= PROGRAM_CRASH_LOOP) {
+        break
+      }
       out.push(violation('X-RUN', 2, outcome.reason ? `livelock: ${outcome.reason}` : `livelock: still running after ${outcome.budget} scheduling steps`, end(outcome)))
       break
     case 'crash':
@@ -47,12 +59,14 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
     case 'uncontrolled':
       out.push(violation('X-RUN', 3, `uncontrolled nondeterminism: ${outcome.seen}`, end(outcome)))
       break
-    case 'deadlock':
+    case 'deadlock': {
+      const closed = gateClosed(a)
       for (const blocked of outcome.blocked) {
-        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn)
+        const why = unjustified(a, blocked.actor, blocked.op, blocked.waitingOn, closed)
         if (why) out.push(violation(why.group, why.clause, `deadlock: ${blocked.actor} ${blocked.op} never settled (waits on ${blocked.waitingOn}); ${why.reason}`, end(outcome)))
       }
       break
+    }
     case 'ok':
       break
   }
@@ -67,9 +81,39 @@ export function checkLiveness(a: Analysis, outcome: RunOutcome): Violation[] {
 
 interface Unjustified { group: string; clause: number; reason: string }
 
-/** Why a blocked operation is an implementation bug, or undefined when the program's own hang explains it. */
-function unjustified(a: Analysis, actor: string, op: string, waitingOn: string): Unjustified | undefined {
-  if (actor === 'main' || actor === 'inline') return undefined
+/** Whether the program waited on a gate it never opened: a hang of its own choice, of whatever waits on it. */
+export function gateClosed(a: Analysis): boolean {
+  return closedGates(a.entries.flatMap((e) => (e.k === 'mark' ? [e.label] : []))).length > 0
+}
+
+/**
+ * For a blocked operation whose program injects a hang: whether that explains it. With facts, it is
+ * judged explained when it is parked at its own hang (`parkedAtOwn`), and declined when another
+ * hang is still open (it may wait on that one); without facts, declined. False: judge it as a bug.
+ */
+function explainedByHang(a: Analysis, clause: number, parkedAtOwn: () => boolean): boolean {
+  if (!a.facts.present) {
+    a.declines.declined(clause, R.noFacts)
+    return true
+  }
+  if (parkedAtOwn()) {
+    a.declines.judged(clause)
+    return true
+  }
+  if (a.facts.openHangs.size > 0) {
+    a.declines.declined(clause, R.injectedHang)
+    return true
+  }
+  return false
+}
+
+/**
+ * Why a blocked operation is an implementation bug, or undefined when the program's own hang (an
+ * injected one, or a gate it never opened) explains it.
+ */
+function unjustified(a: Analysis, actor: string, op: string, waitingOn: string, closed: boolean): Unjustified | undefined {
+  // (a creation's rollback awaits its scope's disposers, which may wait on that gate: §3.3, rows E–O)
+  if (actor === 'main' || actor === 'inline' || closed) return undefined
   const injectedHang = /@setup\.hang$|:hang$/.test(waitingOn)
   const kind = /^(\w+)/.exec(op)?.[1] ?? ''
   if (kind === 'create' || kind === 'resume') {
@@ -80,20 +124,35 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string):
     const spec = tx?.spec
     const programHang = spec !== undefined && ((spec.op === 'create' || spec.op === 'resume') && spec.setup?.hangAt !== undefined ||
       (spec.op === 'resume' && a.program.env?.loads?.[spec.session]?.load === 'hang'))
-    if (injectedHang || programHang) return undefined
+    if (injectedHang) {
+      a.declines.judged(67)
+      return undefined
+    }
+    // (parked at its own setup's or load's hang, still open at the end)
+    if (programHang && explainedByHang(a, 67, () => a.facts.openHangs.has(`${tx!.world}/${tx!.actor}:${tx!.invoke.what}@setup.hang`) || (tx!.spec.op === 'resume' && a.facts.openHangs.has(`${tx!.world}/load:${tx!.id}:hang`)))) return undefined
+    a.declines.judged(67)
     return { group: 'AGENT-ATOMIC-TEST', clause: 67, reason: 'creation hung without an injected hang' }
   }
   if (kind === 'whenIdle') {
     const session = /\((.*)\)/.exec(op)?.[1] ?? ''
     const hangs = (a.program.env?.model?.[session] ?? []).some((s) => s.reply === 'hang')
-    return hangs ? undefined : { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
+    // (the agent's activity parked at its model's hang, still open at the end)
+    if (hangs && explainedByHang(a, 27, () => [...a.facts.openHangs].some((h) => h.endsWith(`/model:${session}:hang`)))) return undefined
+    a.declines.judged(27)
+    return { group: 'AGENT-RUNTIME-SCOPE', clause: 27, reason: 'whenIdle() must settle once the agent is idle' }
   }
   if (kind === 'runMaintenance') return undefined
+  if (kind === 'flush') return { group: 'AGENT-REGISTRY-TEST', clause: 87, reason: 'flush must settle once every session/flush listener settled' }
   if (kind === 'boundary') {
     // A boundary waits on the operation nested in it that has not ended: judge that one.
     const ended = new Set(a.entries.filter((e) => e.k === 'outcome' && e.actor === actor).map((e) => e.k === 'outcome' ? e.what : ''))
     const nested = a.entries.filter((e) => e.k === 'invoke' && e.actor === actor && e.what.includes(` in ${op}#`) && !ended.has(e.what)).at(-1)
-    if (nested && nested.k === 'invoke') return unjustified(a, actor, nested.what.slice(0, nested.what.indexOf(' in ')), waitingOn)
+    if (nested && nested.k === 'invoke') return unjustified(a, actor, nested.what.slice(0, nested.what.indexOf(' in ')), waitingOn, closed)
+    return undefined
+  }
+  // (a process unload drained by a boundary that joined it, D69: one reading of §8 makes that the program's own deadlock)
+  if ((kind === 'shutdown' || kind === 'restart') && joinedUnloads(a).length > 0) {
+    a.declines.declined(98, R.joinedUnload)
     return undefined
   }
   return { group: 'AGENT-TEARDOWN-TEST', clause: 98, reason: 'every teardown trigger must settle (§5 and §12 Q8 in docs/clauses.md)' }

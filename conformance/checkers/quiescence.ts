@@ -9,6 +9,7 @@
 import type { ProbeAgent, QuiescentProbe } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
 import { keyOf } from './analysis.js'
+import { R } from './declines.js'
 
 /** One live agent at one probe, with its lifecycle. */
 export interface ProbedAgent {
@@ -51,10 +52,22 @@ export function probedAgents(a: Analysis): ProbedAgent[] {
     for (const agent of probe.agents) {
       const life = lifeAt(a, probe.world, agent.id, probe.at)
       if (life) out.push({ probe, agent, life })
+      else declinedUnpublished(a, agent)
     }
   }
   probed.set(a, out)
   return out
+}
+
+/**
+ * A live agent whose id has no published lifecycle open (entered and never announced: a same-id loser
+ * rolling back, §3.5 row L): what the quiescence checks would have judged of it is declined, where
+ * it would have been reported.
+ */
+function declinedUnpublished(a: Analysis, agent: ProbeAgent): void {
+  if (agent.status !== 'idle') a.declines.declined(11, R.entered)
+  if (agent.status === 'idle' && agent.idle === false && !agent.maintenance) a.declines.declined(24, R.entered)
+  if (quiescent(agent) && (agent.nextTurn?.length || agent.nextStep?.length)) a.declines.declined(19, R.entered)
 }
 
 /** The agent has no work of its own in flight: idle, `whenIdle()` settled, no maintenance running. */

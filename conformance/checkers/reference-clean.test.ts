@@ -111,6 +111,37 @@
  * - a user cancel whose inbox clear started a maintenance (a discard listener) aborted that
  *   maintenance; the maintenance's abort observer followed up and opened a turn, which an owner
  *   unload then aborted as disposed first (§9 156 in 48 runs; run seed 28440).
+ * The shapes the checkers once declined and now judge (`conformance/mutants/judged.ts`: each is the
+ * program and schedule of a mutant's saved run, on which the reference must stay clean):
+ * - a dispose aborts a turn parked in its model call, and an abort observer then cancels with the
+ *   user cause: the disposal came first, the turn records it (§9 156; rows D53, D56);
+ * - input sent from a session/created listener to a creation an agent/created listener then
+ *   breaks off: the rollback, begun at that throw, cancels it before agent/disposed (§9 114; D20);
+ * - quiet input parked while idle, a followup, and a keepInbox cancel from the followup's inserted
+ *   listener: that cancel, made before the wake, found no activity to abort and parked nothing; the
+ *   wake ran both (§9 19; D47);
+ * - a resume of a session whose log holds pending input, with a session/created listener acting on
+ *   another id: the agent runs only when woken, after its publication (§9 56; D7);
+ * - a turn, then a maintenance: whenIdle() of the idle agent in between settles (§9 24; D44);
+ * - quiet input parked on one agent while another is disposed: its inbox is not cleared (§9 163; D28);
+ * - a child's turn reaches its stop check while its parent's dispose, requested earlier, is still on
+ *   its way down: the turn completes (§9 157; D61);
+ * - an agent whose only scoped effect has a `block` disposer, disposed: the scope unwinds before
+ *   agent/disposed (§9 97; D14);
+ * - quiet input then a followup on the second lifecycle of an id whose first was disposed: the
+ *   followup runs; the first lifecycle's dispose is no teardown request of the second (§9 19; the
+ *   lower bound of `teardownRequest`).
+ * From `npm run soundness -- --runs 10000` at 2d12599 (the reference, random and portfolio):
+ * - two resumes of one id hang in their loads and an owner unload aborts one: the other still hangs
+ *   at its injected hang, which the first's abort did not close (§9 67 in 9 runs; run seed 3737).
+ * And a gap of both conforming factories the judged aborted-turn rule showed (X-CANCEL 148 on the
+ * from-scratch example in 2 of 10,000 portfolio runs, run seed 5005654; the reference the same): a
+ * wake latched in an abort's convergence was lost when a listener of the exit's `idle` started a
+ * maintenance; the maintenance now holds the latch and replays it (the new X-CANCEL 148 directed case).
+ * From a guided `fuzz --runs 20000 --seed 11 --workers 1` with the programs' persistence
+ * preparations, before the §9 50 checker left alone ids with an unsettled resume:
+ * - a resume made from a tool body, whose setup hangs by the program's choice, still holds the
+ *   preparation it was handed when the run ends: nothing is owed yet (§9 50 in 1 run; run seed 17435).
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'

@@ -6,6 +6,7 @@
  */
 import type { Analysis } from './analysis.js'
 import { keyOf } from './analysis.js'
+import { R } from './declines.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
 import { stubKeys } from './windows.js'
@@ -16,7 +17,10 @@ const GROUP = 'AGENT-REGISTRY-TEST'
 /** Check per-entry pairing and exact-entry removal. */
 export function checkRegistry(a: Analysis): Violation[] {
   const out: Violation[] = []
+  const d = a.declines
   for (const life of a.lives) {
+    if (life.agentDisposed || life.sessionDisposed) d.judged(79)
+    if (life.agentCreated) d.judged(74)
     for (const repeat of life.repeats) {
       if (repeat.name === 'agent/created' || repeat.name === 'agent/session-start') out.push(violation(GROUP, 74, `"${life.id}": ${repeat.name} emitted twice for one entry`, repeat))
     }
@@ -26,7 +30,11 @@ export function checkRegistry(a: Analysis): Violation[] {
   // A stub the program registered directly is disposed with its registry, never announced by a factory.
   const stubs = stubKeys(a)
   for (const stray of a.strayDisposals) {
-    if (stubs.has(keyOf(stray.world, stray.id))) continue
+    // (the edge may be the stub's, which no lifecycle announced; with facts, a stub's edges never get here)
+    if (!a.facts.present && stubs.has(keyOf(stray.world, stray.id))) {
+      d.declined(79, R.stubEdge)
+      continue
+    }
     out.push(violation(GROUP, 79, `"${stray.id}": ${stray.name} for an entry whose announcement never began (or a second time)`, stray))
   }
   // 76: an announced entry leaves its registry only with its disposed edge.
@@ -36,9 +44,15 @@ export function checkRegistry(a: Analysis): Violation[] {
   // Processes whose final state was recorded (restarted or crashed): an operation of theirs settling
   // later carries their number but the snapshot of the process running then.
   const ended = new Set<number>()
+  let judged = false
   for (const e of a.entries) {
-    if (ended.has(e.world)) continue
+    if (ended.has(e.world)) {
+      // (the process is gone: what its code still emits carries the registries of the one running now)
+      if (e.k === 'event' || e.k === 'append') d.declined(76, R.lateOutcome)
+      continue
+    }
     if (e.k === 'final') ended.add(e.world)
+    judged = true
     if (e.k === 'event') {
       const key = keyOf(e.world, e.id)
       if (e.name === 'agent/created') announcedAgents.add(key)
@@ -65,5 +79,6 @@ export function checkRegistry(a: Analysis): Violation[] {
     }
     previous = { agents: e.snap.agents, sessions: e.snap.sessions, world: e.world }
   }
+  if (judged) d.judged(76)
   return dedupe(out)
 }

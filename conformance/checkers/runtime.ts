@@ -8,6 +8,7 @@
 import type { Analysis } from './analysis.js'
 import { keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -43,23 +44,40 @@ export function checkRuntime(a: Analysis): Violation[] {
     // Only the agent published when whenIdle() was called: one called before (from a commit, on an id
     // whose previous agent is gone) awaited no agent of this lifecycle.
     const life = a.lives.find((l) => l.id === id && l.world === e.world && l.sessionCreated.i < invoke.i && (!l.sessionDisposed || l.sessionDisposed.i > invoke.i))
-    const status = life?.statuses.filter((s) => s.i < e.i).at(-1)
+    if (!life) {
+      // (the agent called may be a held handle's, or the next lifecycle's: judged when the one live at the outcome was idle)
+      const then = a.lives.find((l) => l.id === id && l.world === e.world && l.sessionCreated.i < e.i && (!l.sessionDisposed || l.sessionDisposed.i > e.i))
+      if (then?.statuses.filter((s) => s.i < e.i).at(-1)?.detail === 'running') a.declines.declined(27, R.calledAgent)
+      else a.declines.judged(27)
+      continue
+    }
+    const status = life.statuses.filter((s) => s.i < e.i).at(-1)
     // Called on an idle agent, it resolves a microtask later; its outcome is recorded a few
     // microtasks after that, and work of the same decision step (another agent's driver, a listener)
     // may have started this agent meanwhile: a running status that came after the call, in the
     // call's own step, which is also the outcome's, is not judged (one running at the call is, and
     // so is one that came in a later step: the call then had time to see the agent's activity,
     // a maintenance say, whose replacement it must follow).
-    const atCall = life?.statuses.filter((s) => s.i < invoke.i).at(-1)
-    if (status?.detail === 'running' && atCall?.detail !== 'running' && status.i > invoke.i && invoke.d === status.d && status.d === e.d) continue
+    const atCall = life.statuses.filter((s) => s.i < invoke.i).at(-1)
+    if (status?.detail === 'running' && atCall?.detail !== 'running' && status.i > invoke.i && invoke.d === status.d && status.d === e.d) {
+      a.declines.declined(27, R.whenIdleSettled)
+      continue
+    }
     // Likewise when the agent went idle after the call and ran again in the outcome's step, once an
     // outcome was recorded in between: the idle dispatch had returned and microtasks had run (a
     // boundary's next operation, say), so the waiter may have seen the idle agent and resolved before
     // that work began, which it could not follow. A restart from inside the idle dispatch itself
     // (no outcome in between) is still judged: the waiter must follow it (§9 27).
-    if (status?.detail !== 'running') continue
-    const idle = life!.statuses.filter((s) => s.i > invoke.i && s.i < status.i && s.detail === 'idle').at(-1)
-    if (idle !== undefined && idle.d === status.d && status.d === e.d && a.entries.slice(idle.i + 1, status.i).some((x) => x.k === 'outcome')) continue
+    if (status?.detail !== 'running') {
+      a.declines.judged(27)
+      continue
+    }
+    const idle = life.statuses.filter((s) => s.i > invoke.i && s.i < status.i && s.detail === 'idle').at(-1)
+    if (idle !== undefined && idle.d === status.d && status.d === e.d && a.entries.slice(idle.i + 1, status.i).some((x) => x.k === 'outcome')) {
+      a.declines.declined(27, R.whenIdleSettled)
+      continue
+    }
+    a.declines.judged(27)
     out.push(violation('AGENT-RUNTIME-SCOPE', 27, `"${id}": whenIdle() resolved while the agent was running`, e))
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.

@@ -12,6 +12,7 @@
  */
 import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { atProbe, probedAgents } from './quiescence.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -25,6 +26,8 @@ export function checkStatusActivity(a: Analysis): Violation[] {
     reported.add(key)
     out.push(v())
   }
+  // Per lifecycle, the last status before the probe whose whenIdle() it recorded.
+  const asked = new Map<object, number>()
   for (const { probe, agent, life } of probedAgents(a)) {
     const key = `${life.world}/${life.id}/${life.sessionCreated.i}`
     let emitted = 'idle'
@@ -32,6 +35,26 @@ export function checkStatusActivity(a: Analysis): Violation[] {
       if (s.i >= probe.at) break
       emitted = s.detail
     }
+    a.declines.judged(11)
+    if (agent.status === 'idle' && !agent.maintenance) {
+      // (the world asks again only when something happened to the agent since it last asked: an
+      // answer given earlier in the same stretch of idleness holds)
+      let last = -1
+      for (const st of life.statuses) {
+        if (st.i >= probe.at) break
+        last = st.i
+      }
+      const seen = asked.get(life)
+      if (agent.idle !== undefined) {
+        asked.set(life, last)
+        a.declines.judged(24)
+      } else if (seen === last) {
+        a.declines.judged(24)
+      } else {
+        a.declines.declined(24, R.idleSampled)
+      }
+    }
+    if (agent.idleWhileRunning !== undefined || agent.status === 'running') a.declines.judged(27)
     if (agent.status !== emitted) {
       once(`${key}/emitted`, () => violation('AGENT-PUBLIC-INTERFACE', 11, `"${agent.id}": status reads "${agent.status}" but the last agent/status it emitted says "${emitted}"`, atProbe(probe)))
     }

@@ -16,6 +16,8 @@ import type { Violation } from './violation.js'
 /** Check the persisted log of every live session against the live one. */
 export function checkStoredLog(a: Analysis): Violation[] {
   const out: Violation[] = []
+  // A process booted with no persistence (§1.4, `env.persistence: false`) persists nothing: no log is owed.
+  if (a.program.env?.persistence === false) return out
   const reported = new Set<string>()
   for (const probe of a.probes) {
     for (const log of probe.logs ?? []) {

@@ -12,6 +12,7 @@
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { windowsOf } from './windows.js'
@@ -33,7 +34,12 @@ export function checkTeardownCompletes(a: Analysis): Violation[] {
     const tx = a.txs.get(txId)
     if (!tx) continue
     const ended = tx.outcome?.status === 'fail' ? tx.outcome : tx.life?.agentDisposed ?? tx.life?.sessionDisposed
-    if (!ended) continue
+    if (!ended) {
+      // (its lifecycle, if it published one, may be one the trace did not attribute to it)
+      if (!tx.life && a.lives.some((l) => l.world === tx.world && l.id === tx.id && (l.tx === undefined || l.rivals.length > 0) && (l.agentDisposed ?? l.sessionDisposed))) a.declines.declined(16, R.publisher)
+      continue
+    }
+    a.declines.judged(16)
     for (const m of marks) {
       const origin = m.label.slice(0, -' registered'.length)
       // The disposer's mark: `<origin> effect:<origin> <action>` (sim/world/behaviours.ts).

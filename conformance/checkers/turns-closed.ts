@@ -20,6 +20,7 @@ export function checkTurnsClosed(a: Analysis): Violation[] {
   const cursors = new Map<object, { next: number; open: Set<number> }>()
   for (const { probe, agent, life } of probedAgents(a)) {
     if (!quiescent(agent) || reported.has(life)) continue
+    a.declines.judged(159)
     let cursor = cursors.get(life)
     if (!cursor) cursors.set(life, (cursor = { next: 0, open: new Set() }))
     const open = cursor.open

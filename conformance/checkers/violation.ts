@@ -30,6 +30,11 @@ export function violation(group: string, clause: number, message: string, at: { 
 
 const CLAUSE_GROUP = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [c.clause, c.group]))
 
+/** The key of a §9 clause (`"AGENT-TEARDOWN-TEST 97"`). */
+export function clauseKeyOf(clause: number): string {
+  return `${CLAUSE_GROUP.get(clause) ?? '?'} ${clause}`
+}
+
 /**
  * The clauses the trace checkers can report: a clause listed here is checked on every run, so a
  * run without its violation counts as a pass for it.

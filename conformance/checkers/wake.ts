@@ -10,6 +10,7 @@ import { maintenanceMark } from '../../sim/operations/operations.js'
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
 import { dedupe } from './atomic.js'
+import { R } from './declines.js'
 import { walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -46,6 +47,11 @@ export function checkWake(a: Analysis): Violation[] {
     // on whatever is pending, a quiet send included)
     const pending = projections.pending(e.world, e.id)
     const replay = previous?.detail === 'idle' && previous.d === e.d && (pending.some((id) => waking.has(`${e.world}/${e.id}/${id}`)) || (pending.length > 0 && latchedSince(a, e.world, e.id, e.i)))
+    if (quiet.length > 0) {
+      // (a latch replayed at a convergence, or the quiet send's own wake: which one emitted it is not known)
+      if (replay) a.declines.declined(123, R.wakeSpan)
+      else a.declines.judged(123)
+    }
     if (quiet.length > 0 && !replay) {
       out.push(violation('X-INPUT', 123, `"${e.id}": ${quiet[0]!.spec.op} (quiet input) woke the agent: status running with no waking send`, e))
       return
@@ -65,11 +71,18 @@ export function checkWake(a: Analysis): Violation[] {
       const start = marks.find((x) => x.i > m.invoke.i && x.label === maintenanceMark(m.invoke.actor, m.invoke.what, 'start'))
       if (!start || start.i > idle.invoke.i) continue
       const end = marks.find((x) => x.i > start.i && x.label === maintenanceMark(m.invoke.actor, m.invoke.what, 'end'))
-      if (end && end.i < idle.outcome.i) continue
+      if (end && end.i < idle.outcome.i) {
+        a.declines.judged(31)
+        continue
+      }
       // The agent that ran the maintenance is gone when whenIdle() is called (rolled back or torn
       // down; the id may now name a stub or a new agent): that whenIdle() is another agent's.
       const ran = a.lives.find((l) => l.world === m.world && l.id === session && l.sessionCreated.i < start.i && (!l.sessionDisposed || l.sessionDisposed.i > start.i))
-      if (ran?.sessionDisposed && ran.sessionDisposed.i < idle.invoke.i) continue
+      if (ran?.sessionDisposed && ran.sessionDisposed.i < idle.invoke.i) {
+        a.declines.declined(31, R.calledAgent)
+        continue
+      }
+      a.declines.judged(31)
       out.push(violation('X-INPUT', 31, `"${session}": whenIdle() resolved while the maintenance task it was called during was still running`, idle.outcome))
     }
   }

@@ -6,7 +6,8 @@
  */
 import type { Operation } from '../../sim/program/program.js'
 import type { TraceEntry } from '../../sim/trace/trace.js'
-import type { Analysis, Life } from './analysis.js'
+import type { Analysis, Life, Tx } from './analysis.js'
+import { ownerOf } from './facts.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
 
@@ -63,21 +64,61 @@ export function stubKeys(a: Analysis): Set<string> {
 }
 
 /**
- * The first request to tear `life` down made before entry `before`: a `dispose` of its id, an
- * unload of its owner, a factory unload, shutdown or restart of its process, or (for a child
- * created through a parent agent's ctx) the first such request for its parent. Undefined when
- * nothing asked (a rollback, or a teardown nobody requested).
+ * The first request to tear `life` down made before entry `before` (and after its creation was
+ * invoked: an earlier request tore down something else): a `dispose` of its handle, an unload of
+ * its owner, a factory unload, shutdown or restart of its process, or (for a child created through
+ * a parent agent's ctx) the first such request for its parent. Undefined when nothing asked (a
+ * rollback, or a teardown nobody requested).
  */
 export function teardownRequest(a: Analysis, life: Life, before: number, depth = 0): OpWindow | undefined {
   const owner = life.tx?.owner
-  let first = windowsOf(a).find((w) => w.world === life.world && w.invoke.i < before && (
-    (w.spec.op === 'dispose' && w.spec.session === life.id) || (w.spec.op === 'unloadOwner' && w.spec.owner === owner) ||
+  const after = lowerBound(a, life)
+  let first = windowsOf(a).find((w) => w.world === life.world && w.invoke.i < before && w.invoke.i > after && (
+    (w.spec.op === 'dispose' && w.spec.session === life.id && disposes(a, w, life)) || (w.spec.op === 'unloadOwner' && w.spec.owner === owner) ||
     w.spec.op === 'unloadFactory' || w.spec.op === 'shutdown' || w.spec.op === 'restart'))
   if (depth > 8 || !owner?.startsWith('agent:')) return first
   const parent = a.lives.find((p) => p.world === life.world && p.id === owner.slice('agent:'.length) && p.sessionCreated.i < life.sessionCreated.i && (!p.sessionDisposed || p.sessionDisposed.i > life.sessionCreated.i))
   const inherited = parent ? teardownRequest(a, parent, before, depth + 1) : undefined
   if (inherited && (!first || inherited.invoke.i < first.invoke.i)) first = inherited
   return first
+}
+
+/**
+ * An owner unload before `before` of another creation that may have published `life` (its ties and
+ * rivals, with another owner): had that one published, it was a teardown request of `life`.
+ */
+export function rivalOwnerUnload(a: Analysis, life: Life, before: number): OpWindow | undefined {
+  const owners = new Set([...life.alsoPossible, ...life.rivals].map((t) => t.owner).filter((o) => o !== undefined && o !== life.tx?.owner))
+  if (owners.size === 0) return undefined
+  const after = lowerBound(a, life)
+  return windowsOf(a).find((w) => w.world === life.world && w.invoke.i < before && w.invoke.i > after && w.spec.op === 'unloadOwner' && owners.has(w.spec.owner))
+}
+
+/**
+ * The entry after which a request may be `life`'s: its creation's invoke, or (no creation
+ * attributed) the end of the lifecycle of its id before it.
+ */
+function lowerBound(a: Analysis, life: Life): number {
+  if (life.tx) return life.tx.invoke.i
+  return a.lives.filter((l) => l.world === life.world && l.id === life.id && l.sessionCreated.i < life.sessionCreated.i).at(-1)?.sessionDisposed?.i ?? -1
+}
+
+/**
+ * Whether the `dispose` of window `w` acted on `life`'s handle: by the handle's agent (a fact), else
+ * the handle of the id the world held then (the latest creation of the id resolved before it). A
+ * dispose that found no handle tore nothing down.
+ */
+export function disposes(a: Analysis, w: OpWindow, life: Life): boolean {
+  if (w.outcome?.status === 'info') return false
+  const held = ownerOf(a.facts, w.invoke.i)
+  if (held !== undefined || (a.facts.present && w.outcome !== undefined)) return held !== undefined && held === life.tx?.invoke.i
+  if (!life.tx) return true
+  let latest: Tx | undefined
+  for (const tx of a.txs.values()) {
+    if (tx.world !== w.world || tx.id !== life.id || tx.outcome?.status !== 'ok' || tx.outcome.i > w.invoke.i) continue
+    if (!latest || tx.outcome.i > latest.outcome!.i) latest = tx
+  }
+  return latest === undefined || latest === life.tx
 }
 
 /** A request that aborts an agent's current activity: a cancel (with its cause kind) or a teardown request (`disposed`). */
@@ -107,7 +148,7 @@ export function abortRequests(a: Analysis, life: Life, from: number, to: number)
     if (w.world !== life.world || w.invoke.i <= from || w.invoke.i >= to) continue
     const s = w.spec
     if (s.op === 'cancel' && s.session === life.id && w.outcome?.status !== 'info') out.push({ window: w, cause: s.cause ?? 'user', teardown: false, failed: w.outcome?.status === 'fail' })
-    else if ((s.op === 'dispose' && s.session === life.id) || (s.op === 'unloadOwner' && s.owner === owner) || s.op === 'unloadFactory' || s.op === 'shutdown' || s.op === 'restart') {
+    else if ((s.op === 'dispose' && s.session === life.id && disposes(a, w, life)) || (s.op === 'unloadOwner' && s.owner === owner) || s.op === 'unloadFactory' || s.op === 'shutdown' || s.op === 'restart') {
       out.push({ window: w, cause: 'disposed', teardown: true, failed: false })
     }
   }

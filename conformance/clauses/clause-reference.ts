@@ -4,6 +4,7 @@
  * one entry; `npm run docs` writes them all to `docs/clauses.md`, which the package ships.
  * @module
  */
+import { MAX_PROCESSES } from '../../sim/run.js'
 import { DIRECTED_CASES } from '../cases/index.js'
 import { CertifyOptionError, clauseNumberOf } from '../certify/plan.js'
 import { CHECKED_CLAUSES } from '../checkers/index.js'
@@ -265,6 +266,8 @@ export function describeChecks(c: Clause, code: (text: string) => string = (t) =
   if (c.group === 'X-RUN') {
     const ending = ['a crash or an unhandled rejection', 'a livelock (the step budget runs out)', 'asynchronous work outside the scheduler (a real timer or I/O)'][c.clause - 1]
     lines.push(`Every simulated run, for any adapter, from how it ended: a run that ends in ${ending} is charged to this clause.`)
+    // (liveness.ts, D68: a listener that crashes or restarts every process it is registered in)
+    if (c.clause === 2) lines.push(`Not charged: a livelock of a program whose listeners crashed or restarted the process 3 times or more, which loops through new processes by its own design; a run ends as a livelock once it has booted ${MAX_PROCESSES} processes.`)
     return lines
   }
   for (const title of k.directedCases) lines.push(`Directed case (through the process port, any adapter): ${code(title)}.`)

@@ -33,6 +33,11 @@ export const SUITE_DEMANDS: readonly SuiteDemand[] = [
     how: 'the factory-unload leg of the D17 case and the program assert the full teardown and the owners\' resolution only; no checker orders scope disposal against the driver\'s convergence on a factory unload',
   },
   {
+    id: 'Q3', demand: 'suite leaves unspecified what a send to an agent whose teardown began does',
+    programs: ['sends-after-disposal-through-kept-handles'], cases: ['AGENT-TEARDOWN-TEST 111: Q3:', 'AGENT-TEARDOWN-TEST 110:'],
+    how: 'the program sends through handles its actors kept after dispose() resolved; the send\'s outcome is recorded as info and neither the 111 checker nor the settled-state probe judges what the disposed agent does after it (refused, parked, even run); the Q3 case accepts any of those and requires only that nothing live is reached, and 110 keeps a send during the teardown from running',
+  },
+  {
     id: 'Q4', demand: 'Suite (MUST): a teardown requested from inside any dispatch, session/event observers included, still resolves and completes every step of §5.1; afterwards the agent appends nothing',
     programs: ['teardown-from-session-event-observer'], cases: ['AGENT-TEARDOWN-TEST 114: Q4:'],
     how: 'the case disposes from a session/event observer of a splice with a non-empty inbox and checks every step and the quiet log after; the program does the same under every schedule, checked by the liveness and teardown checkers',

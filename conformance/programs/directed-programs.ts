@@ -1,6 +1,9 @@
 /**
  * Directed programs: each aims at a clause group and runs under many schedules, with every
  * checker on. They are plain JSON (sim/program/program.ts), so a failure prints and replays as data.
+ *
+ * Longer than 500 lines because it is one table of data, a few lines per program, each with the
+ * comment saying what race it sets up (sim/README.md lists the surfaces each one drives).
  * @module
  */
 import type { Program } from '../../sim/program/program.js'
@@ -269,10 +272,12 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
     name: 'cancel-racing-the-end-of-a-turn', groups: ['X-CANCEL'],
     program: { v: 1, actors: [
       { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }, { op: 'followup', session: 's1' }] },
+      // (a2 pauses between its cancels; it once waited on whenIdle of an id nothing creates, which
+      // program validation now refuses)
       { id: 'a2', ops: [
-        { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' }, { op: 'whenIdle', session: 's2' },
-        { op: 'cancel', session: 's1', keepInbox: true }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
-        { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', cause: 'hook' }, { op: 'whenIdle', session: 's2' }, { op: 'cancel', session: 's1', keepInbox: true },
+        { op: 'pause' }, { op: 'pause' }, { op: 'pause' },
+        { op: 'cancel', session: 's1', keepInbox: true }, { op: 'pause' }, { op: 'cancel', session: 's1', keepInbox: true },
+        { op: 'pause' }, { op: 'cancel', session: 's1', cause: 'hook' }, { op: 'pause' }, { op: 'cancel', session: 's1', keepInbox: true },
       ] },
     ] },
   },
@@ -372,6 +377,173 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
         { op: 'queue', session: 's1' }, { op: 'dispose', session: 's1' },
       ] }],
       env: { listeners: [{ event: 'agent/inbox/discarded', action: { do: 'op', op: { op: 'dispose', session: 's1' } } }] },
+    },
+  },
+  {
+    // Sends after dispose() resolved, through handles the actors kept (§12 Q3): what the disposed
+    // agent does with them is unspecified (refused, ignored, or accepted and parked), so no checker
+    // judges what follows them; everything before them is judged as ever (§9 111: an idle listener's
+    // re-send during the teardown produces nothing after it resolved). a1 also re-creates the id, so
+    // its later handle sends reach its second agent while a2's old handle is still around.
+    name: 'sends-after-disposal-through-kept-handles', groups: ['AGENT-TEARDOWN-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' },
+          { op: 'followup', session: 's1', handle: true }, { op: 'steer', session: 's1', handle: true },
+          { op: 'create', session: 's1' }, { op: 'inject', session: 's1', handle: true }, { op: 'dispose', session: 's1' },
+          { op: 'queue', session: 's1', handle: true }, { op: 'followup', session: 's1', handle: true },
+        ] },
+        { id: 'a2', ops: [
+          { op: 'create', session: 's2' }, { op: 'followup', session: 's2' }, { op: 'dispose', session: 's2' },
+          { op: 'followup', session: 's2', handle: true }, { op: 'inject', session: 's2', handle: true },
+        ] },
+      ],
+      env: { listeners: [{ event: 'agent/status', session: 's1', where: { status: 'idle' }, action: { do: 'op', op: { op: 'followup', session: 's1' } }, times: 2 }] },
+    },
+  },
+  {
+    // A persistence preparation that arrives after its caller gave up (§1.4, §3.1 R3, §9 50): a1's
+    // resume waits on its preparation's hand-over (gate k1) while a2 unloads a1's owner and resumes
+    // the same id, and a3 opens the gate somewhere in between. Every preparation that reached the
+    // factory must be released (the late one at once, unpublished); the marks say when. Needs the
+    // capability preparations.
+    name: 'late-preparation-after-owner-unload', groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'], clauses: [50],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 's1', owner: 'o1' }, { op: 'followup', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'unloadOwner', owner: 'o1' }, { op: 'resume', session: 's1' }, { op: 'dispose', session: 's1' }] },
+        { id: 'a3', ops: [{ op: 'pause' }, { op: 'openGate', gate: 'k1' }] },
+      ],
+      env: {
+        persisted: [{ id: 's1', events: [{ type: 'turn/start', data: { turn: 1 } }, { type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } }] }],
+        preparations: { s1: { gate: 'k1' } },
+      },
+    },
+  },
+  {
+    // Loads that finish or fail at a point the program chooses (§1.4, §3.3): s1's load waits on k1
+    // while a3 unloads its owner (it must reject promptly, §9 101) or lets it through; s2's load
+    // fails when k2 opens, racing a factory unload (§9 102) and a create of the same id.
+    name: 'loads-finish-or-fail-at-a-chosen-point', groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST', 'AGENT-ATOMIC-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 's1', owner: 'o1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 's2' }, { op: 'create', session: 's2' }, { op: 'dispose', session: 's2' }] },
+        { id: 'a3', ops: [{ op: 'openGate', gate: 'k2' }, { op: 'unloadOwner', owner: 'o1' }, { op: 'openGate', gate: 'k1' }] },
+        { id: 'a4', ops: [{ op: 'pause' }, { op: 'unloadFactory' }] },
+      ],
+      env: {
+        persisted: [
+          { id: 's1', events: [{ type: 'turn/start', data: { turn: 1 } }, { type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } }] },
+          { id: 's2', events: [] },
+        ],
+        loads: { s1: { load: 'ok', gate: 'k1' }, s2: { load: 'fail', gate: 'k2' } },
+      },
+    },
+  },
+  {
+    // sessions.flush (§1.3, §9 87) racing a teardown: a flush listener of s1 waits on gate k1 and
+    // another throws on the first flush, so that flush rejects, but only once k1 opened (every
+    // listener settles first); a2 opens the gate at some point and disposes s1 later (no teardown
+    // step awaits a flush, §5.1), and a third listener disposes from inside the third flush's dispatch.
+    name: 'flush-racing-teardown', groups: ['AGENT-REGISTRY-TEST', 'AGENT-TEARDOWN-TEST'], clauses: [87],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'flush', session: 's1' }, { op: 'flush', session: 's1' }, { op: 'flush', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'pause' }, { op: 'pause' }, { op: 'openGate', gate: 'k1' }, { op: 'pause' }, { op: 'dispose', session: 's1' }] },
+      ],
+      env: { listeners: [
+        { event: 'session/flush', session: 's1', action: { do: 'wait', gate: 'k1' }, times: 3 },
+        { event: 'session/flush', session: 's1', action: { do: 'throw' } },
+        { event: 'session/flush', session: 's1', action: { do: 'op', op: { op: 'dispose', session: 's1' } }, nth: 3 },
+      ] },
+    },
+  },
+  {
+    // A slow scope cleanup that ends at a point the program chooses (§9 100): a1's agent has an
+    // agent-scoped disposer waiting on gate k1, so its teardown holds both registries until a2 opens
+    // the gate; a same-id create meanwhile loses (already exists), one after it wins.
+    name: 'scope-cleanup-ends-at-a-chosen-point', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-ATOMIC-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'create', session: 's1', setup: { steps: 0, effects: [{ disposer: { do: 'wait', gate: 'k1' } }] } }, { op: 'followup', session: 's1' }, { op: 'dispose', session: 's1' },
+          { op: 'create', session: 's1' }, { op: 'dispose', session: 's1' },
+        ] },
+        { id: 'a2', ops: [{ op: 'create', session: 's1' }, { op: 'pause' }, { op: 'openGate', gate: 'k1' }] },
+      ],
+    },
+  },
+  {
+    // A process with no session persistence (§1.4, §3.1 R1): every resume rejects with the
+    // not-configured error and leaves nothing behind, while creations of the same ids go on. Needs
+    // the capability noPersistence.
+    name: 'resume-without-persistence', groups: ['AGENT-CREATE-RESUME', 'AGENT-ATOMIC-TEST'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 's1' }, { op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'restart' }, { op: 'resume', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2' }, { op: 'resume', session: 's2' }, { op: 'dispose', session: 's2' }] },
+      ],
+      env: { persistence: false, persisted: [{ id: 's1', events: [] }] },
+    },
+  },
+  {
+    // Scope minting (§3.3 row 2, §9 59, 104; the process's scopeCreated hook): the first agent scope
+    // the process mints has its owner unloaded and the second its creation signal aborted from
+    // inside the minting, while another creation of the same owner goes on. Needs the capability
+    // scopeMinting.
+    name: 'unload-and-abort-during-scope-minting', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-ATOMIC-TEST', 'AGENT-PREPARE-PUBLISH'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'create', session: 's1', owner: 'o1', setup: { steps: 1, effects } }, { op: 'followup', session: 's1' }] },
+        { id: 'a2', ops: [{ op: 'create', session: 's2', signal: 'g1' }, { op: 'create', session: 's3', owner: 'o1' }, { op: 'dispose', session: 's3' }] },
+      ],
+      env: { minting: [{ action: { do: 'op', op: { op: 'unloadOwner', owner: 'o1' } } }, { action: { do: 'op', op: { op: 'abortSignal', signal: 'g1' } }, times: 2 }] },
+    },
+  },
+  {
+    // The turn's own hooks (§10.1, §1.9): the agent/pre-step waterfall vetoes the third step it sees
+    // (a blocked turn), and the serial agent/turn-stopping dispatch holds each turn open until gate
+    // k1 opens, while a2 cancels with the inbox kept and steers; a stop check after a cancel must
+    // not read completed (§9 157).
+    name: 'turn-hooks-held-at-a-chosen-point', groups: ['X-CANCEL', 'AGENT-RUNTIME-SCOPE', 'X-INPUT'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [
+          { op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' },
+          { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' },
+        ] },
+        { id: 'a2', ops: [{ op: 'pause' }, { op: 'cancel', session: 's1', keepInbox: true }, { op: 'openGate', gate: 'k1' }, { op: 'steer', session: 's1' }] },
+      ],
+      env: { listeners: [
+        { event: 'agent/pre-step', session: 's1', action: { do: 'block' }, nth: 3 },
+        { event: 'agent/turn-stopping', session: 's1', action: { do: 'wait', gate: 'k1' }, times: 3 },
+      ] },
+    },
+  },
+  {
+    // A creation whose construction throws (§3.5 row D: the persisted inbox replay is invalid,
+    // §9 116) rejects at once while its provisional scope quiesces in the background, and every
+    // owner still awaits that teardown (§3.3, §5.2): the owner's unload and the factory's unload
+    // must settle (§9 98, 103). A teardown that waited for a construction it never marked settled
+    // would hang them (core/factory/reference-factory.ts:173 without settleConstruction()).
+    name: 'construction-fails-then-owners-unload', groups: ['AGENT-TEARDOWN-TEST', 'AGENT-INBOX-REPLAY'],
+    program: {
+      v: 1,
+      actors: [
+        { id: 'a1', ops: [{ op: 'resume', session: 'bad', owner: 'o1' }, { op: 'unloadOwner', owner: 'o1' }, { op: 'create', session: 'bad' }, { op: 'dispose', session: 'bad' }] },
+        { id: 'a2', ops: [{ op: 'resume', session: 'bad' }, { op: 'pause' }, { op: 'unloadFactory' }] },
+      ],
+      env: { persisted: [{ id: 'bad', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 1, inserted: [] } }] }] },
     },
   },
 ]

@@ -154,7 +154,7 @@ describe('program format: new operations, action and environment behaviour', () 
       // The actor's whenIdle never resolves (a deadlock), so the block is released when the run ends: no mark.
       expect(marks(entries).filter((m) => m.includes('aborting'))).toEqual([])
     }
-    const pad: Operation[] = Array.from({ length: 12 }, () => ({ op: 'whenIdle', session: 's9' }))
+    const pad: Operation[] = Array.from({ length: 12 }, () => ({ op: 'pause' }))
     for (let seed = 0; seed < 10; seed++) {
       const { entries } = await run({
         v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'whenIdle', session: 's1' }] }, { id: 'a2', ops: [...pad, { op: 'cancel', session: 's1' }] }],

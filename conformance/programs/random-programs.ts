@@ -7,6 +7,7 @@
  */
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { Action, ListenerSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
+import { resolveReferences } from '../../sim/program/resolve-references.js'
 import { createStreams } from '../../sim/streams.js'
 import type { Rng } from '../../sim/streams.js'
 
@@ -87,5 +88,6 @@ export function randomProgram(seed: string | number): Program {
   program.env = { listeners, model }
   if (rng.bool(0.3)) program.env.loads = { [pick(rng, SESSIONS)]: pick(rng, [{ load: 'slow', steps: 1 }, { load: 'fail' }, { load: 'hang' }] as const) }
   if (rng.bool(0.3)) program.env.effects = [{ on: 'root', disposer: { do: 'slow' } }]
-  return program
+  // What the draws name that nothing creates (an owner, a signal, a session, a stub) is renamed or dropped.
+  return resolveReferences(program)
 }

@@ -205,11 +205,19 @@ export class ScratchAgent implements Agent {
     running.wakeRequested = false
   }
 
-  /** An activity's convergence point: idle, then replay a latched wake (§7.2), then retire (§7.4). */
+  /**
+   * An activity's convergence point: idle, then replay a latched wake (§7.2), then retire (§7.4). A
+   * maintenance an `idle` listener already started holds the latch until its own convergence (a wake
+   * during maintenance latches), so the latched input still runs (§7.3).
+   */
   #converge(phase: Running | Maintenance, retire: () => void): void {
     const lastTurn = phase.kind === 'running' ? phase.turn : phase.lastTurn
     if (this.#phase === phase) this.#setPhase({ kind: 'idle', lastTurn })
-    if (this.replaysLatch(phase)) this.#startDriver()
+    if (this.replaysLatch(phase)) {
+      const now = this.#phase
+      if (now.kind === 'maintenance' && !isDisposal(now.abort.signal.reason)) now.wakeRequested = true
+      else this.#startDriver()
+    }
     retire()
   }
 

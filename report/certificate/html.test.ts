@@ -10,6 +10,8 @@ import { buildTimeline } from '../../sim/trace/timeline.js'
 import { DEFAULT_SUPPORTS } from '../../conformance/adapters/adapter.js'
 import { applyGate } from '../../conformance/certify/gate.js'
 import { failureAnchor, renderCertificateHtml } from './html.js'
+import { interactionStatement } from '../interaction-text.js'
+import { formatReport } from '../certify-text.js'
 
 const PROGRAM = program([actor('a1', create('s1'))], { listeners: [on('session/created', act(unloadOwner('a1')))] })
 const size = { actors: 1, operations: 2, behaviours: 1, decisions: 4, preemptions: 0 }
@@ -99,5 +101,22 @@ describe('renderCertificateHtml', () => {
     const passed = renderCertificateHtml({ ...REPORT, clauses: [clauses[0]!], failing: [], passed: true }, { kitVersion: '1' })
     expect(passed).toContain('<div class="verdict PASSED" id="verdict">PASSED</div>')
     expect(passed).not.toContain('<details')
+  })
+})
+
+describe('the interaction coverage a certificate states', () => {
+  const levels = [
+    { t: 2, covered: 1234, total: 1234, scope: 'one session: 26 triggers × 27 actions' },
+    { t: 3, covered: 4101, total: 4142, scope: 'one session: 26 triggers × 27 actions' },
+  ]
+
+  it('says what it covered in full and the share of the rest, on the page and in the text', () => {
+    expect(interactionStatement(levels)).toBe('every 2-way interaction over one session; 3-way: 99%')
+    expect(interactionStatement([{ ...levels[0]!, covered: 1000 }, levels[1]!])).toBe('2-way: 81%; 3-way: 99%')
+    const html = renderCertificateHtml({ ...REPORT, interactionCoverage: levels }, { kitVersion: '9.9.9' })
+    expect(html).toContain('<th>interactions</th><td>every 2-way interaction over one session; 3-way: 99%</td>')
+    expect(html).toContain('<th>interaction coverage</th><td>(one session: 26 triggers × 27 actions): 2-way 1234/1234 (100%), 3-way 4101/4142 (99%)</td>')
+    expect(formatReport({ ...REPORT, interactionCoverage: levels })).toMatch(/^interaction coverage \(one session: 26 triggers × 27 actions\): 2-way 1234\/1234 \(100%\), 3-way 4101\/4142 \(99%\); covered: every 2-way interaction over one session; 3-way: 99%$/m)
+    expect(renderCertificateHtml(REPORT, { kitVersion: '9.9.9' })).not.toContain('<th>interactions</th>')
   })
 })

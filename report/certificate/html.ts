@@ -13,6 +13,7 @@
  * @module
  */
 import { describeShrink, verdictOf } from '../../conformance/certify/failure-text.js'
+import { declinedText } from '../certify-text.js'
 import type { ClauseResult, Failure, Report } from '../../conformance/certify/report.js'
 import { CHECKED_CLAUSES } from '../../conformance/checkers/index.js'
 import { clauseTier, gateOf, tierTotals } from '../../conformance/certify/gate.js'
@@ -21,6 +22,7 @@ import { printProgram } from '../../sim/program/program-print.js'
 import { esc, LANES_CSS, LANES_JS, renderLanesTable, violationAnchor } from '../timeline/html.js'
 import type { Timeline } from '../../sim/trace/timeline.js'
 import type { FailureTimeline } from '../../conformance/certify/failure-timelines.js'
+import { formatInteractionCoverage, interactionStatement } from '../interaction-text.js'
 
 /** A failure's timeline for the page, or why there is none. */
 /** What the page needs besides the report. */
@@ -36,10 +38,10 @@ export function failureAnchor(key: string): string {
   return `failure-${key.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`
 }
 
-const STATUS_LABEL: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: 'unchecked' }
+const STATUS_LABEL: Record<ClauseResult['status'], string> = { pass: 'pass', fail: 'FAIL', unchecked: 'unchecked', unjudged: 'not judged' }
 
 /** Fields of a clause the page renders itself; any other is shown as extra "how checked" detail. */
-const KNOWN_FIELDS = new Set(['key', 'group', 'clause', 'title', 'status', 'checks', 'failure', 'checkedBy', 'reason', 'caseFailure'])
+const KNOWN_FIELDS = new Set(['key', 'group', 'clause', 'title', 'status', 'checks', 'failure', 'checkedBy', 'reason', 'caseFailure', 'judged', 'reached', 'declined', 'declinedRuns'])
 
 /** Fields of the gate (tier, baseline entry) the page renders in their own places. */
 const GATE_FIELDS = new Set(['tier', 'known'])
@@ -73,7 +75,8 @@ table.clauses td.how{color:#57606a;font-size:13px}
 table.clauses tr.fail td{background:#fff0f0}
 .status{display:inline-block;min-width:5.5em;text-align:center;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600}
 .status.pass{background:#dafbe1;color:#116329}.status.fail{background:#cf222e;color:#fff}
-.status.kit{background:#ddf4ff;color:#0550ae}.status.unchecked{background:#eaeef2;color:#57606a}
+.status.kit{background:#ddf4ff;color:#0550ae}.status.unchecked{background:#eaeef2;color:#57606a}.status.unjudged{background:#fff8c5;color:#7d4e00}
+.declined{display:block;color:#7d4e00;font-size:12px}
 .status.fail.known{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}
 table.clauses tr.fail.known td{background:#fffbe6}
 .tier{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;font-size:11px;background:#ddf4ff;color:#0550ae;vertical-align:1px}
@@ -121,7 +124,8 @@ function howChecked(c: ClauseResult, report: Report): string {
     ...((c.checkedBy ?? []).includes('program') ? ['directed programs aimed at it'] : []),
     ...(byChecker ? [`trace checkers on ${report.runs} simulated runs`] : []),
   ]
-  return parts.join(' and ') || 'not checked'
+  const declined = declinedText(c).replace(/^; /, '')
+  return `${parts.join(' and ') || 'not checked'}${declined ? `<span class="declined">${esc(declined)}</span>` : ''}`
 }
 
 function clauseRow(c: ClauseResult, report: Report): string {
@@ -159,7 +163,7 @@ function clauseTable(report: Report): string {
   for (const group of [...new Set(report.clauses.map((c) => c.group))]) {
     const inGroup = report.clauses.filter((c) => c.group === group)
     const n = (s: ClauseResult['status']): number => inGroup.filter((c) => c.status === s).length
-    const summary = [`${n('pass')} pass`, `${n('fail')} fail`, ...(n('unchecked') ? [`${n('unchecked')} unchecked`] : [])].join(', ')
+    const summary = [`${n('pass')} pass`, `${n('fail')} fail`, ...(n('unchecked') ? [`${n('unchecked')} unchecked`] : []), ...(n('unjudged') ? [`${n('unjudged')} not judged`] : [])].join(', ')
     rows.push(`<tr class="group"><th colspan="5">${esc(group)}<span>${summary}</span></th></tr>`)
     for (const c of inGroup) rows.push(clauseRow(c, report))
   }
@@ -224,6 +228,10 @@ export function renderCertificateHtml(report: Report, options: CertificatePageOp
     ['profile', `${report.profile}, seed ${report.seed}`],
     ...baselineMeta(report),
     ['work', `${report.directedCases} directed cases, ${report.runs} simulated runs, ${report.units.ran} of ${report.units.planned} units, ${(report.durationMs / 1000).toFixed(1)} s`],
+    ...(report.interactionCoverage ? [
+      ['interactions', interactionStatement(report.interactionCoverage)] as [string, string],
+      ['interaction coverage', formatInteractionCoverage(report.interactionCoverage).replace(/^interaction coverage /, '')] as [string, string],
+    ] : []),
   ]
   const failures = report.clauses.filter((c) => c.status === 'fail')
   const title = `dsh-kit certificate: ${a.name}@${a.version}`
@@ -234,7 +242,7 @@ export function renderCertificateHtml(report: Report, options: CertificatePageOp
 <h1>${esc(title)}</h1>
 <table class="meta">${meta.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>
 </div><div class="verdict ${verdict}" id="verdict">${verdict}${why ? `<small>${esc(why)}</small>` : ''}</div></div>
-<div class="counts"><span class="count">${n('pass')} pass</span><span class="count">${n('fail')} fail</span><span class="count">${n('unchecked')} unchecked</span><span class="count">${report.clauses.length} clauses</span>${gateCounts(report)}</div>
+<div class="counts"><span class="count">${n('pass')} pass</span><span class="count">${n('fail')} fail</span><span class="count">${n('unchecked')} unchecked</span>${n('unjudged') ? `<span class="count">${n('unjudged')} not judged</span>` : ''}<span class="count">${report.clauses.length} clauses</span>${gateCounts(report)}</div>
 ${failures.length ? `<p class="failing">failing: ${failures.map((c) => `<a href="#${failureAnchor(c.key)}"${c.known ? ' class="known"' : ''}>${esc(c.key)}</a>${c.known ? ' (known)' : ''}`).join(', ')}</p>` : ''}
 <h2>Clauses</h2>
 ${clauseTable(report)}

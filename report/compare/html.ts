@@ -36,7 +36,7 @@ table.matrix tr.differs td{background:#fffdf5}
 td.cell{text-align:center;white-space:nowrap}
 .st{display:inline-block;min-width:5.2em;text-align:center;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600}
 .st.pass{background:#dafbe1;color:#116329}.st.fail{background:#cf222e;color:#fff}.st.fail.known{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}
-.st.unchecked{background:#eaeef2;color:#57606a}.st.absent{background:transparent;color:#8c959f;font-weight:400}
+.st.unchecked{background:#eaeef2;color:#57606a}.st.unjudged{background:#fff8c5;color:#7d4e00}.st.absent{background:transparent;color:#8c959f;font-weight:400}
 .tier{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;font-size:11px;background:#ddf4ff;color:#0550ae}
 a{color:#0969da}
 details.failure{background:#fff;border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;margin:10px 0}

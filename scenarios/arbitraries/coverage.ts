@@ -1,7 +1,7 @@
 /**
  * Which operations and behaviours a program exercises, by stable keys (`op:create`,
  * `listener:agent/created:throw`, `listener:where:pending`, `site:abort`, `model:hang`, `load:hang`,
- * `setup:rejectAt`, `minting:op`, …), so a campaign can report the keys its programs never reached. {@link ALL_COVERAGE_KEYS} lists every key the
+ * `setup:rejectAt`, `minting:op`, `load:gate`, `preparation:release`, …), so a campaign can report the keys its programs never reached. {@link ALL_COVERAGE_KEYS} lists every key the
  * default generator can reach.
  * @module
  */
@@ -9,13 +9,13 @@ import { EVENT_NAMES } from '../../core/contract.js'
 import type { EffectSpec, ListenerSpec, MintingSpec, ModelStepSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
 import { OPERATION_KINDS, PAYLOAD_FILTER_FIELDS } from '../../sim/program/program.js'
 
-const ACTIONS = ['throw', 'reject', 'slow', 'op', 'block'] as const
+const ACTIONS = ['throw', 'reject', 'slow', 'op', 'block', 'wait'] as const
 const CAUSES = ['user', 'parent', 'hook', 'disposed'] as const
 const REPLIES = ['text', 'fail', 'hang', 'tool', 'delay'] as const
 const LOADS = ['ok', 'slow', 'fail', 'hang'] as const
 
 /** Where an operation can sit. */
-export const OPERATION_SITES = ['actor', 'listener', 'abort', 'effect', 'commit', 'tool', 'minting'] as const
+export const OPERATION_SITES = ['actor', 'listener', 'abort', 'effect', 'commit', 'tool', 'minting', 'release'] as const
 
 /** What a persisted log's inbox replay would make of it. */
 export type LogClass = 'empty' | 'turns' | 'pending' | 'invalid-splice'
@@ -27,14 +27,15 @@ export const ALL_COVERAGE_KEYS: readonly string[] = Object.freeze([
   'create:setup', 'create:owner', 'create:parent', 'create:signal', 'create:maxTokens', 'create:invalid-maxTokens', 'create:seeded',
   'resume:setup', 'resume:owner', 'resume:signal',
   'cancel:keepInbox', ...CAUSES.map((c) => `cancel:cause:${c}`),
-  'input:text', 'input:mutate', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last', 'detach:stale',
+  'input:text', 'input:mutate', 'input:handle', 'runMaintenance:steps', 'runMaintenance:on-abort', 'remove:last', 'detach:stale',
   'setup:sync', 'setup:async', 'setup:throwSync', 'setup:rejectAt', 'setup:hangAt', 'setup:commitThrows', 'setup:commitOp', 'setup:effects', 'setup:listeners',
   ...EVENT_NAMES.flatMap((e) => ACTIONS.map((a) => `listener:${e}:${a}`)),
   'listener:session-filter', 'listener:event-type-filter', 'listener:times', 'listener:nth', ...PAYLOAD_FILTER_FIELDS.map((f) => `listener:where:${f}`),
   'listener:on-abort', 'listener-site:env', 'listener-site:setup',
   ...['root', 'owner', 'setup'].flatMap((on) => ACTIONS.map((a) => `effect:${on}:${a}`)),
   ...REPLIES.map((r) => `model:${r}`), 'model:tool-op',
-  ...LOADS.map((l) => `load:${l}`),
+  ...LOADS.map((l) => `load:${l}`), 'load:gate',
+  'preparation', 'preparation:steps', 'preparation:gate', 'preparation:release', 'persistence:off',
   ...ACTIONS.map((a) => `minting:${a}`), 'minting:times',
   ...(['empty', 'turns', 'pending', 'invalid-splice'] satisfies LogClass[]).map((c) => `persisted:${c}`),
   'actors:1', 'actors:2', 'actors:3', 'actors:4',
@@ -128,6 +129,7 @@ export function coverageOf(program: Program): Record<string, number> {
       case 'followup': case 'steer': case 'inject': case 'queue':
         if (o.text !== undefined) hit('input:text')
         if (o.mutate) hit('input:mutate')
+        if (o.handle) hit('input:handle')
         return
       case 'remove':
         if (o.which === 'last') hit('remove:last')
@@ -162,7 +164,20 @@ export function coverageOf(program: Program): Record<string, number> {
   env?.listeners?.forEach((l) => listener(l, 'env'))
   env?.effects?.forEach((e) => effect(e, e.on === 'root' ? 'root' : 'owner'))
   for (const steps of Object.values(env?.model ?? {})) steps.forEach(modelStep)
-  for (const l of Object.values(env?.loads ?? {})) hit(`load:${l.load}`)
+  for (const l of Object.values(env?.loads ?? {})) {
+    hit(`load:${l.load}`)
+    if (l.load !== 'hang' && l.gate !== undefined) hit('load:gate')
+  }
+  for (const p of Object.values(env?.preparations ?? {})) {
+    hit('preparation')
+    if (p.steps !== undefined) hit('preparation:steps')
+    if (p.gate !== undefined) hit('preparation:gate')
+    if (p.onRelease !== undefined) {
+      hit('preparation:release')
+      if (p.onRelease.do === 'op') operation(p.onRelease.op, 'release')
+    }
+  }
+  if (env?.persistence === false) hit('persistence:off')
   for (const p of env?.persisted ?? []) hit(`persisted:${classifyLog(p.events)}`)
   env?.minting?.forEach(minting)
   return counts

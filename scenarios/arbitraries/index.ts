@@ -6,7 +6,7 @@
 export {
   actionArbitrary, actorArbitrary, DEFAULT_ARBITRARY_OPTIONS, effectArbitrary, environmentArbitrary, environmentEffectArbitrary,
   listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, ownerArbitrary, persistedLogArbitrary,
-  filterFieldsOf, payloadFilterArbitrary, programArbitrary, REENTRANT_OPERATIONS, reentrantListenerArbitrary, reentrantProgramArbitrary,
+  filterFieldsOf, gateArbitrary, payloadFilterArbitrary, preparationArbitrary, programArbitrary, REENTRANT_OPERATIONS, reentrantListenerArbitrary, reentrantProgramArbitrary,
   SESSION_EVENT_TYPES, sessionArbitrary, setupArbitrary, signalArbitrary,
 } from './program.js'
 export type { ArbitraryOptions, OperationKind } from './program.js'

@@ -16,9 +16,12 @@ import type { Arbitrary } from 'fast-check'
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { EventName } from '../../core/contract.js'
 import type {
-  Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, PayloadFilter, Program, SetupSpec,
+  Action, ActorSpec, CauseKind, EffectSpec, EnvironmentSpec, ListenerSpec, LoadSpec, MintingSpec, ModelStepSpec, Operation, PayloadFilter, PreparationSpec, Program,
+  SetupSpec,
 } from '../../sim/program/program.js'
 import { OPERATION_KINDS, PAYLOAD_FILTER_EVENTS, PAYLOAD_FILTER_FIELDS, PROGRAM_VERSION, SIGNAL_EVENTS } from '../../sim/program/program.js'
+import { SESSION_EVENT_TYPES } from '../../sim/program/references.js'
+import { resolveReferences } from '../../sim/program/resolve-references.js'
 
 /** An operation kind. */
 export type OperationKind = (typeof OPERATION_KINDS)[number]
@@ -31,6 +34,8 @@ export interface ArbitraryOptions {
   readonly owners?: readonly string[]
   /** Creation signal name pool (default `g1, g2`). */
   readonly signals?: readonly string[]
+  /** Gate name pool (default `k1, k2`): what `wait` actions, gated loads and preparations wait on and `openGate` opens. */
+  readonly gates?: readonly string[]
   /** Actors per program (default 1..4). */
   readonly minActors?: number
   readonly maxActors?: number
@@ -55,6 +60,7 @@ export const DEFAULT_ARBITRARY_OPTIONS = {
   sessions: ['s1', 's2', 's3'],
   owners: ['o1', 'o2'],
   signals: ['g1', 'g2'],
+  gates: ['k1', 'k2'],
   minActors: 1,
   maxActors: 4,
   maxOps: 5,
@@ -67,7 +73,7 @@ type Resolved = Required<ArbitraryOptions>
 
 function resolve(options: ArbitraryOptions): Resolved {
   const o = { ...DEFAULT_ARBITRARY_OPTIONS, ...options } as Resolved
-  for (const key of ['sessions', 'owners', 'signals', 'operations'] as const) {
+  for (const key of ['sessions', 'owners', 'signals', 'gates', 'operations'] as const) {
     if (o[key].length === 0) throw new RangeError(`arbitrary options: ${key} must not be empty`)
   }
   for (const kind of o.operations) {
@@ -136,8 +142,8 @@ function compact<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
 
-/** Event types a `session/event` listener may filter on. */
-export const SESSION_EVENT_TYPES = ['agent/inbox/spliced', 'turn/start', 'turn/end', 'step/start', 'user/message', 'assistant/message', 'step/end'] as const
+/** Event types a `session/event` listener may filter on (the program language's list). */
+export { SESSION_EVENT_TYPES }
 
 const CAUSES: readonly CauseKind[] = ['user', 'parent', 'hook', 'disposed']
 
@@ -156,10 +162,20 @@ export function signalArbitrary(options: ArbitraryOptions = {}): Arbitrary<strin
   return fc.constantFrom(...resolve(options).signals)
 }
 
-/** What a behaviour does when it fires; `op` actions only while `depth > 0`. */
+/** A gate name from the pool. */
+export function gateArbitrary(options: ArbitraryOptions = {}): Arbitrary<string> {
+  return fc.constantFrom(...resolve(options).gates)
+}
+
+/**
+ * What a behaviour does when it fires; `op` actions only while `depth > 0`. A `wait` on a gate no
+ * operation of the program opens becomes `slow` once the program is drawn (`resolveReferences`).
+ */
 export function actionArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<Action> {
+  // (a wait counts twice: it survives only in a program that also opens a gate)
+  const wait = gateArbitrary(options).map((gate): Action => ({ do: 'wait', gate }))
   const plain: Arbitrary<Action>[] = [
-    fc.constant({ do: 'throw' as const }), fc.constant({ do: 'reject' as const }), fc.constant({ do: 'slow' as const }), fc.constant({ do: 'block' as const }),
+    fc.constant({ do: 'throw' as const }), fc.constant({ do: 'reject' as const }), fc.constant({ do: 'slow' as const }), fc.constant({ do: 'block' as const }), wait, wait,
   ]
   if (depth <= 0) return fc.oneof(...plain)
   return fc.oneof(...plain, operationArbitrary(options, depth - 1).map((op): Action => ({ do: 'op', op })))
@@ -234,7 +250,7 @@ export function listenerArbitrary(options: ArbitraryOptions = {}, depth = resolv
  * unloads, cancels and sends first (the shapes that break lifecycles when work is pending).
  */
 export const REENTRANT_OPERATIONS: Readonly<Partial<Record<OperationKind, number>>> = {
-  dispose: 4, unloadOwner: 1, unloadFactory: 1, shutdown: 1, cancel: 4, followup: 3, steer: 2, inject: 1, remove: 1, runMaintenance: 2, whenIdle: 1,
+  dispose: 4, unloadOwner: 1, unloadFactory: 1, shutdown: 1, cancel: 4, followup: 3, steer: 2, inject: 1, remove: 1, runMaintenance: 2, whenIdle: 1, flush: 1,
 }
 
 /** Operations an abort observer performs, with their weights. */
@@ -345,15 +361,33 @@ export function modelStepArbitrary(options: ArbitraryOptions = {}, depth = resol
   return fc.oneof(...steps)
 }
 
-/** A persistence load behaviour: every kind (`hang` only with `hangs`). */
+/**
+ * A persistence load behaviour: every kind (`hang` only with `hangs`); an `ok`, `slow` or `fail`
+ * load sometimes finishes only when a gate opens (a gate no operation opens is dropped once the
+ * program is drawn).
+ */
 export function loadArbitrary(options: ArbitraryOptions = {}): Arbitrary<LoadSpec> {
+  const gate = maybe(gateArbitrary(options), 3)
   const loads: Arbitrary<LoadSpec>[] = [
-    fc.constant({ load: 'ok' as const }),
-    fc.integer({ min: 1, max: 3 }).map((steps) => ({ load: 'slow' as const, steps })),
-    fc.constant({ load: 'fail' as const }),
+    gate.map((g): LoadSpec => compact({ load: 'ok' as const, gate: g })),
+    fc.tuple(fc.integer({ min: 1, max: 3 }), gate).map(([steps, g]): LoadSpec => compact({ load: 'slow' as const, steps, gate: g })),
+    gate.map((g): LoadSpec => compact({ load: 'fail' as const, gate: g })),
   ]
   if (resolve(options).hangs) loads.push(fc.constant({ load: 'hang' as const }))
   return fc.oneof(...loads)
+}
+
+/**
+ * A persistence preparation's hand-over and release: arriving after 0..2 more points, sometimes
+ * only when a gate opens (ignoring the load's signal: a preparation that arrives after the caller
+ * gave up), sometimes with an operation played inside its release.
+ */
+export function preparationArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<PreparationSpec> {
+  return fc.record({
+    steps: maybe(fc.integer({ min: 0, max: 2 }), 2),
+    gate: maybe(gateArbitrary(options), 2),
+    onRelease: depth > 0 ? maybe(abortActionArbitrary(options), 4) : fc.constant(undefined),
+  }, { noNullPrototype: true }).map((p): PreparationSpec => compact(p))
 }
 
 function persistedMessage(id: string): { id: string; role: 'user'; content: { type: 'text'; text: string }[]; source: { kind: 'user' } } {
@@ -454,16 +488,19 @@ export function operationArbitrary(options: ArbitraryOptions = {}, depth = resol
     shutdown: () => fc.constant<Operation>({ op: 'shutdown' }),
     restart: () => fc.constant<Operation>({ op: 'restart' }),
     crash: () => fc.constant<Operation>({ op: 'crash' }),
+    pause: () => fc.constant<Operation>({ op: 'pause' }),
+    flush: () => session.map((s): Operation => ({ op: 'flush', session: s })),
+    openGate: () => gateArbitrary(options).map((gate): Operation => ({ op: 'openGate', gate })),
   }
   function input(op: 'followup' | 'steer' | 'inject' | 'queue'): Arbitrary<Operation> {
-    return fc.record({ session, text: maybe(text, 4), mutate: maybe(fc.constant(true as const), 4) }, { noNullPrototype: true })
+    return fc.record({ session, text: maybe(text, 4), mutate: maybe(fc.constant(true as const), 4), handle: maybe(fc.constant(true as const), 8) }, { noNullPrototype: true })
       .map((rest): Operation => compact({ op, ...rest }))
   }
   // Process-wide operations end most of a run's interest, so they are drawn less often.
   // A registered or entered stub holds its id for the rest of the process, so it is drawn rarely too.
   const weight: Partial<Record<OperationKind, number>> = {
     create: 6, followup: 3, steer: 2, inject: 2, cancel: 2, unloadFactory: 1, shutdown: 1, restart: 1, crash: 1, register: 1, boundary: 1,
-    enter: 1, announce: 1, detach: 1,
+    enter: 1, announce: 1, detach: 1, pause: 1, openGate: 4,
   }
   return fc.oneof(...o.operations.map((kind) => ({ arbitrary: new Lazy(byKind[kind]), weight: weight[kind] ?? 2 })))
 }
@@ -474,7 +511,10 @@ export function actorArbitrary(id: string, options: ArbitraryOptions = {}): Arbi
   return fc.array(operationArbitrary(options), { minLength: 1, maxLength: o.maxOps }).map((ops) => ({ id, ops }))
 }
 
-/** The environment: listeners, effects, model scripts, loads and persisted logs keyed by the session pool, minting behaviours. */
+/**
+ * The environment: listeners, effects, model scripts, loads, preparations and persisted logs keyed
+ * by the session pool, minting behaviours, and now and then a process with no persistence.
+ */
 export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<EnvironmentSpec> {
   const o = resolve(options)
   const perSession = <T>(arb: Arbitrary<T>): Arbitrary<Record<string, T>> =>
@@ -484,6 +524,8 @@ export function environmentArbitrary(options: ArbitraryOptions = {}): Arbitrary<
     effects: maybe(fc.array(environmentEffectArbitrary(options), { minLength: 1, maxLength: 2 }), 3),
     model: often(perSession(fc.array(modelStepArbitrary(options), { minLength: 1, maxLength: 4 }))),
     loads: maybe(perSession(loadArbitrary(options)), 2),
+    preparations: maybe(perSession(preparationArbitrary(options)), 3),
+    persistence: maybe(fc.constant(false as const), 12),
     persisted: maybe(chainOnce(fc.subarray([...o.sessions], { minLength: 1 }), (ids) =>
       fc.tuple(...ids.map(() => persistedLogArbitrary())).map((logs) => ids.map((id, i) => ({ id, events: logs[i]! }))), (ids) => ids.join()), 2),
     minting: maybe(fc.array(mintingArbitrary(options), { minLength: 1, maxLength: 1 }), 4),
@@ -498,7 +540,7 @@ function plainProgramArbitrary(options: ArbitraryOptions): Arbitrary<Program> {
   const environment = environmentArbitrary(options)
   const actor = (i: number): Arbitrary<ActorSpec> => (actors[i] ??= actorArbitrary(`a${i + 1}`, options))
   return chainOnce(fc.integer({ min: o.minActors, max: o.maxActors }), (n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => actor(i))), environment))
-    .map(([actors, env]): Program => (Object.keys(env).length === 0 ? { v: PROGRAM_VERSION, actors } : { v: PROGRAM_VERSION, actors, env }))
+    .map(([actors, env]): Program => resolveReferences(Object.keys(env).length === 0 ? { v: PROGRAM_VERSION, actors } : { v: PROGRAM_VERSION, actors, env }))
 }
 
 /** Sends a feeding actor makes, with their weights: waking input first, quiet input too. */
@@ -535,7 +577,7 @@ export function reentrantProgramArbitrary(options: ArbitraryOptions = {}): Arbit
         const actors = [...(feeding.length > 0 ? [{ id: 'a1', ops: feeding }] : []), ...program.actors].map((a, i) => ({ ...a, id: `a${i + 1}` }))
         const env: EnvironmentSpec = { ...program.env, listeners: [...listeners, ...(program.env?.listeners ?? [])] }
         if (model) env.model = { ...env.model, [s]: model }
-        return { ...program, actors, env }
+        return resolveReferences({ ...program, actors, env })
       })
   })
 }
@@ -543,7 +585,8 @@ export function reentrantProgramArbitrary(options: ArbitraryOptions = {}): Arbit
 /**
  * A whole program: 1..4 actors (`a1`..), each 1..`maxOps` operations, and an environment — one
  * time in three a {@link reentrantProgramArbitrary} one, aimed at one agent from inside its
- * dispatches.
+ * dispatches. What it names resolves (`resolveReferences`): a send to an id no operation creates
+ * goes to one that some operation does, so every program passes `validateProgram`.
  */
 export function programArbitrary(options: ArbitraryOptions = {}): Arbitrary<Program> {
   resolve(options)

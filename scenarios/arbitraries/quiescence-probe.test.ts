@@ -51,9 +51,12 @@ describe('quiescence probes', () => {
     // A hanging model call: running (its whenIdle, asked once, has not settled: no idleWhileRunning).
     const hung = await probes(build.program([build.actor('a1', build.create('s1'), build.followup('s1'))], { model: { s1: [{ reply: 'hang' }] } }))
     expect(hung.at(-1)!.agents).toEqual([{ id: 's1', status: 'running' }])
-    // whenIdle is asked of an idle agent only with something pending, a turn open, or at the end.
+    // whenIdle is asked of an idle agent with something pending, a turn open, at the end, or when
+    // something happened to it since it was last asked (here its publication); never twice for one state.
     expect(parked.at(-1)!.last).toBe(true)
-    expect(parked.slice(0, -1).flatMap((p) => p.agents).filter((a) => a.idle !== undefined && !a.nextStep)).toEqual([])
+    expect(parked.slice(0, -1).flatMap((p) => p.agents).filter((a) => a.idle !== undefined && !a.nextStep)).toEqual([{ id: 's1', status: 'idle', idle: true }])
+    const quiet = await probes(build.program([build.actor('a1', build.create('s1'), build.whenIdle('s1'), build.whenIdle('s1'))]))
+    expect(quiet.slice(0, -1).flatMap((p) => p.agents).filter((a) => a.idle !== undefined)).toHaveLength(1)
     const maintaining = await probes(build.program([build.actor('a1', build.create('s1'), build.runMaintenance('s1', 2))]))
     expect(maintaining.some((p) => p.agents.some((a) => a.maintenance === true && a.status === 'idle' && !a.idle))).toBe(true)
     expect(maintaining.at(-1)!.agents).toEqual([{ id: 's1', status: 'idle', idle: true }])

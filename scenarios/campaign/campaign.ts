@@ -38,13 +38,14 @@ import { uses } from './draw.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import { CampaignLedger, lostFailure } from './ledger.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
-import { campaignContext, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
+import { campaignContext, interactionIndex, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
-import type { CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './types.js'
+import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from '../guidance/guided-draw.js'
 import type { DrawnProgram } from '../guidance/guided-draw.js'
+import { INTERACTION_PASSES, suiteFor } from '../interaction/seeds.js'
 
 export * from './types.js'
 export { drawForSeed, programForSeed, scenarioMix } from './draw.js'
@@ -58,6 +59,9 @@ export class CampaignError extends Error {
 /** Default wall-clock budget of one run seed (or one failure's shrink) in a worker. */
 export const DEFAULT_SEED_TIMEOUT_MS = 30_000
 
+/** An interaction seed's budget, in seed budgets (it runs its program under up to 128 schedules). */
+const INTERACTION_SEED_TIMEOUTS = 4
+
 /** Run a campaign; returns what it found (it throws only for bad options). */
 export async function runCampaign(options: CampaignOptions = {}): Promise<CampaignReport> {
   const adapterInput = options.adapter ?? REFERENCE_ADAPTER
@@ -70,7 +74,14 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   if (!Number.isSafeInteger(shard.count) || shard.count < 1 || !Number.isSafeInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
     throw new CampaignError(`shard must be i/n with 1 <= i <= n, got ${shard.index}/${shard.count}`)
   }
-  const maxSeeds = options.runs ?? (options.shouldStop ? Number.POSITIVE_INFINITY : options.scenario ? DEFAULT_SCENARIO_RUNS : DEFAULT_RUNS)
+  const interactions = options.interactions ?? 'mix'
+  if (!['mix', 'only', 'off'].includes(interactions)) throw new CampaignError(`interactions must be mix, only or off, got ${JSON.stringify(interactions)}`)
+  if (interactions === 'only' && options.scenario) throw new CampaignError('an interaction campaign runs the interaction suite, not a scenario')
+  const arbitraryFor: ArbitraryOptions = { ...operationsFor(adapter), ...options.arbitrary }
+  // An interaction campaign runs its stream's bounded passes, unless told to run more or fewer seeds.
+  const streamEnd = interactions === 'only' ? suiteFor(arbitraryFor).entries.length * INTERACTION_PASSES : undefined
+  const maxSeeds = options.runs ?? (streamEnd !== undefined ? Math.max(1, streamEnd - (options.seed ?? 0))
+    : options.shouldStop ? Number.POSITIVE_INFINITY : options.scenario ? DEFAULT_SCENARIO_RUNS : DEFAULT_RUNS)
   if (!(maxSeeds >= 1) || (Number.isFinite(maxSeeds) && !Number.isSafeInteger(maxSeeds))) throw new CampaignError(`runs must be an integer >= 1, got ${maxSeeds}`)
   const workers = options.workers
   if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) throw new CampaignError(`workers must be an integer >= 1, got ${workers}`)
@@ -82,10 +93,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   if (workers !== undefined && options.adapterModule === undefined && adapterInput !== REFERENCE_ADAPTER) {
     throw new CampaignError('workers need adapterModule: the module path each worker thread imports the adapter from')
   }
-  const arbitrary: ArbitraryOptions = {
-    ...operationsFor(adapter),
-    ...options.arbitrary,
-  }
+  const arbitrary: ArbitraryOptions = arbitraryFor
   const baselineInput = options.baseline === false ? undefined : options.baseline ?? REFERENCE_ADAPTER
   // A scenario that is not the catalog's crosses into workers as its program; only goal-less ones can.
   const foreignScenario = scenario !== undefined && !SCENARIOS.includes(scenario)
@@ -97,7 +105,8 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(options.shrinkBudget === undefined ? {} : { shrinkBudget: options.shrinkBudget }),
     baseline: baselineInput !== undefined && baselineInput !== adapterInput, differential: options.differential === true,
     ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
-    guidance: scenario === undefined && (options.guidance ?? DEFAULT_GUIDANCE), mixScenarios: options.mixScenarios ?? true,
+    guidance: scenario === undefined && interactions !== 'only' && (options.guidance ?? DEFAULT_GUIDANCE), mixScenarios: options.mixScenarios ?? true,
+    interactions: scenario ? 'off' : interactions,
   }
   if (workers !== undefined && foreignScenario && scenario.goals.length > 0) {
     throw new CampaignError(`workers run the catalog's named scenarios and goal-less programs; "${scenario.name}" has goals of its own (run it without workers)`)
@@ -113,8 +122,9 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(dfsTree ? [`--seed ${seed}`, `--runs ${r + 1}`]
       : fromCorpus ? [`--seed ${seed}`, ...(shard.count > 1 ? [`--shard ${shard.index}/${shard.count}`] : []), `--runs ${j + 1}`]
         : [`--seed ${r}`, '--runs 1']),
-    ...(settings.guidance === DEFAULT_GUIDANCE || scenario ? [] : [`--guidance ${settings.guidance ? 'on' : 'off'}`]),
-    ...(settings.mixScenarios || scenario ? [] : ['--no-scenario-mix']),
+    ...(settings.guidance === DEFAULT_GUIDANCE || scenario || interactions === 'only' ? [] : [`--guidance ${settings.guidance ? 'on' : 'off'}`]),
+    ...(settings.mixScenarios || scenario || interactions === 'only' ? [] : ['--no-scenario-mix']),
+    ...(interactions === 'only' ? ['--interaction'] : interactions === 'off' && !scenario ? ['--no-interaction-mix'] : []),
     ...(options.differential ? ['--differential'] : []),
   ].join(' ')
   const ledger = new CampaignLedger(ctx, options.keepGoing === true, rerun, options.known)
@@ -129,27 +139,39 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   }
   const progress = (phase: 'running' | 'shrinking', key?: string, runSeed?: number): void => options.onProgress?.({
     phase, runs: ledger.runs, violatingRuns: ledger.violatingRuns, failures: ledger.failures.length,
+    seeds: ledger.seeds, ...(Number.isFinite(maxSeeds) ? { plannedSeeds: maxSeeds } : {}),
     ...(scenario ? { unreachedGoals: ledger.unreachedGoals } : {}),
     ...(key ? { key } : {}),
     ...(runSeed === undefined ? {} : { runSeed }),
   })
   const seedAt = (j: number): number => seed + (shard.index - 1) + j * shard.count
   const guided = settings.guidance ? new GuidedDraw(ledger.corpus, ctx.mix, seedAt, maxSeeds) : undefined
+  const saving = checkpointing(options, settings, shard, ledger)
+  const first = saving?.first ?? 0
+  for (const { slot, failure } of saving?.unreported ?? []) {
+    progress('shrinking', failure.key)
+    ledger.fill(slot, await reportFailure(ctx, failure))
+    saving!.filled(slot)
+  }
 
-  if (dfsTree) {
+  if (saving?.stopped) {
+    stoppedBy = 'failure'
+  } else if (dfsTree) {
     stoppedBy = await exploreTree(ctx, ledger, maxSeeds, stop, progress, workers !== undefined) ?? stoppedBy
   } else if (workers === undefined) {
-    for (let j = 0; j < maxSeeds; j++) {
+    for (let j = first; j < maxSeeds; j++) {
       if (stop()) break
       const r = seedAt(j)
       const drawn = guided?.programFor(j)
       const result = await runSeed(ctx, r, drawn)
       const taken = ledger.add(result)
+      saving?.taken(result)
       guided?.taken(j)
       const { reports, stop: mustStop } = taken
       for (const { slot, failure } of reports) {
         progress('shrinking', failure.key)
         ledger.fill(slot, await reportFailure(ctx, failure))
+        saving?.filled(slot)
       }
       progress('running', undefined, r)
       if (mustStop) {
@@ -158,8 +180,12 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       }
     }
   } else {
-    stoppedBy = await runInWorkers(ctx, ledger, { workers, maxSeeds, seedAt, stop, progress, ...(guided ? { guided } : {}), ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }) ?? stoppedBy
+    stoppedBy = await runInWorkers(ctx, ledger, {
+      workers, first, maxSeeds, seedAt, stop, progress, ...(guided ? { guided } : {}), ...(saving ? { saving } : {}), ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}),
+    }) ?? stoppedBy
   }
+  // An interaction campaign that ran its whole stream (no --runs given) explored everything it had.
+  if (stoppedBy === 'runs' && options.runs === undefined && streamEnd !== undefined) stoppedBy = 'exhausted'
   progress('running')
   return ledger.report({ adapter: adapter.name, seed, shard, stoppedBy })
 }
@@ -241,8 +267,9 @@ function lostSeed(ctx: CampaignContext, r: number, detail: string, drawn?: Drawn
 async function runInWorkers(
   ctx: CampaignContext, ledger: CampaignLedger,
   o: {
-    workers: number; maxSeeds: number; seedAt: (j: number) => number; stop: () => boolean
+    workers: number; first: number; maxSeeds: number; seedAt: (j: number) => number; stop: () => boolean
     progress: (phase: 'running' | 'shrinking', key?: string, runSeed?: number) => void; adapterModule?: string; guided?: GuidedDraw
+    saving?: Checkpointing
   },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
   const pool = campaignPool(ctx, o.workers, {
@@ -255,7 +282,7 @@ async function runInWorkers(
   })
   const pending = new Map<number, Promise<SeedResult>>()
   const reports: Promise<void>[] = []
-  let next = 0
+  let next = o.first
   let halted = false
   let stoppedBy: CampaignReport['stoppedBy'] | undefined
   // Seeds dispatched ahead of the next one the ledger takes. Run times are heavy-tailed (median about
@@ -269,13 +296,14 @@ async function runInWorkers(
   const runSeedUnit = async (j: number): Promise<SeedResult> => {
     const r = o.seedAt(j)
     const drawn = o.guided?.programFor(j)
-    const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) })
+    // An interaction seed makes up to 128 runs (its schedules), not one: its budget is wider.
+    const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) }, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS)
     if (outcome.kind === 'done') return outcome.result as SeedResult
     if (outcome.kind === 'error') throw outcome.error
     return lostSeed(ctx, r, outcome.detail, drawn)
   }
   try {
-    for (let j = 0; j < o.maxSeeds; j++) {
+    for (let j = o.first; j < o.maxSeeds; j++) {
       // The caller's stop (a deadline, a signal) only ends dispatching: the seeds in flight are
       // still taken, so the report covers a prefix of the seed order.
       while (!halted && next < o.maxSeeds && next < j + inFlight) {
@@ -291,10 +319,11 @@ async function runInWorkers(
       pending.delete(j)
       const result = await waiting
       const { reports: found, stop: mustStop } = ledger.add(result)
+      o.saving?.taken(result)
       o.guided?.taken(j)
       for (const { slot, failure } of found) {
         o.progress('shrinking', failure.key)
-        reports.push(reportUnit(pool, failure).then((f) => ledger.fill(slot, f)))
+        reports.push(reportUnit(pool, failure).then((f) => { ledger.fill(slot, f); o.saving?.filled(slot) }))
       }
       o.progress('running', undefined, result.r)
       if (mustStop) {
@@ -311,6 +340,59 @@ async function runInWorkers(
     await pool.close()
   }
   return stoppedBy
+}
+
+/** What a campaign does with its checkpoint: where it starts, and what it saves as it goes. */
+interface Checkpointing {
+  /** The first seed index to run (the seeds before it were restored). */
+  readonly first: number
+  /** The restored campaign had already stopped at a failure. */
+  readonly stopped: boolean
+  /** Failures the restored seeds found whose report was not saved (the campaign was stopped while shrinking them). */
+  readonly unreported: readonly { readonly slot: number; readonly failure: FailureToReport }[]
+  taken(result: SeedResult): void
+  filled(slot: number): void
+}
+
+/**
+ * Restore the ledger from the options' checkpoint (replaying the seed results it holds, and filling
+ * in the failure reports it saved instead of shrinking them again), and return the hooks that keep
+ * the checkpoint current. Undefined when the campaign has no checkpoint.
+ */
+function checkpointing(options: CampaignOptions, settings: CampaignSettings, shard: { index: number; count: number }, ledger: CampaignLedger): Checkpointing | undefined {
+  const checkpoint = options.checkpoint
+  if (checkpoint === undefined) return undefined
+  if (settings.guidance) throw new CampaignError('a checkpoint needs a campaign whose programs are functions of their seeds: an interaction campaign, or --guidance off (a guided campaign\'s corpus is not saved)')
+  if (settings.scenario !== undefined) throw new CampaignError('a checkpoint applies to random-program and interaction campaigns, not to a scenario')
+  const key = JSON.stringify({
+    adapter: settings.adapterModule ?? null, seed: settings.seed, shard, strategy: settings.strategy, interactions: settings.interactions,
+    mixScenarios: settings.mixScenarios, arbitrary: settings.arbitrary, differential: settings.differential, keepGoing: options.keepGoing === true,
+  })
+  const state: CampaignCheckpoint = { v: 1, key, results: [], failures: [] }
+  let stopped = false
+  const unreported: { slot: number; failure: FailureToReport }[] = []
+  const restore = checkpoint.restore
+  if (restore !== undefined) {
+    if (restore.v !== 1 || restore.key !== key) throw new CampaignError(`the checkpoint is of another campaign (it was saved for ${restore.key}; this one is ${key}): give another --checkpoint file, or the options it was saved with`)
+    for (const result of restore.results as SeedResult[]) {
+      if (stopped) break
+      const { reports, stop } = ledger.add(result)
+      state.results.push({ ...result, transitions: Array.from(result.transitions) })
+      for (const { slot, failure } of reports) {
+        const saved = restore.failures[slot]
+        if (saved) ledger.fill(slot, saved)
+        else unreported.push({ slot, failure })
+        state.failures[slot] = saved ?? null
+      }
+      stopped = stop
+    }
+  }
+  return {
+    first: state.results.length, stopped, unreported,
+    // Transitions come as a typed array, which JSON would write as an object: saved as a plain one.
+    taken: (result) => { state.results.push({ ...result, transitions: Array.from(result.transitions) }); checkpoint.save(state) },
+    filled: (slot) => { state.failures[slot] = ledger.failures[slot] ?? null; checkpoint.save(state) },
+  }
 }
 
 async function reportUnit(pool: WorkerPool<CampaignUnit, SeedResult | CampaignFailure>, failure: FailureToReport): Promise<CampaignFailure> {

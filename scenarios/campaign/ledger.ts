@@ -17,6 +17,8 @@ import type { StoredProgram } from '../guidance/guided-draw.js'
 import { lostFailure } from './lost-failure.js'
 
 export { lostFailure }
+import { clauseTallies, DeclineCounts } from '../../conformance/checkers/index.js'
+import { InteractionCoverage, interactionScope } from '../../conformance/interaction/scope.js'
 
 /**
  * Builds the rerun command of a run seed: `r`, its index `j` in the campaign's seed order, and
@@ -42,11 +44,18 @@ export class CampaignLedger {
   readonly corpus: Corpus<StoredProgram>
   /** Seeds whose program came from the corpus. */
   mutated = 0
+  /** What the checkers judged and declined, per clause, over the runs taken. */
+  readonly declines = new DeclineCounts()
+  /** Interaction coverage, fed in seed order, and its growth. */
+  readonly interactions: InteractionCoverage
+  readonly interactionGrowth: [number, number, number][] = []
 
   constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand, private readonly known: ReadonlyMap<string, KnownEntry> = new Map()) {
     this.corpus = new Corpus<StoredProgram>(ctx.settings.guidance && !ctx.scenario, undefined, (p) => p.size)
     const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
     this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
+    const operations = ctx.settings.arbitrary.operations
+    this.interactions = new InteractionCoverage(interactionScope(operations === undefined ? {} : { operations }))
   }
 
   /** Unreached goals so far. */
@@ -69,9 +78,13 @@ export class CampaignLedger {
     if (result.fromCorpus) this.mutated++
     if (!this.ctx.scenario) mergeCoverage(this.coverage, Object.fromEntries(result.coverage.map((k) => [k, 1])))
     const reports: { slot: number; failure: FailureToReport }[] = []
+    if (result.interactions && this.interactions.add(result.interactions) > 0) {
+      this.interactionGrowth.push([this.runs + result.runs.length, this.interactions.covered(2), this.interactions.covered(3)])
+    }
     for (const run of result.runs) {
       this.runs++
       this.outcomes[run.outcome]++
+      if (run.declines) this.declines.addRun(run.declines)
       for (const g of run.goals) if (this.reached[g] === undefined) this.reached[g] = this.runs - 1
       for (const v of run.shared) {
         const before = this.shared.get(v.key)
@@ -119,7 +132,11 @@ export class CampaignLedger {
       ...(ctx.scenario ? {} : { coverage: { exercised: ALL_COVERAGE_KEYS.length - missing.length, total: ALL_COVERAGE_KEYS.length, missing } }),
       ...(ctx.scenario ? {} : { guidance: ctx.settings.guidance ? 'on' as const : 'off' as const }),
       stateCoverage: this.stateCoverage(),
+      interactionCoverage: this.interactions.levels(), interactionsExercised: this.interactions.exercised(), interactionGrowth: this.interactionGrowth,
+      ...(ctx.settings.arbitrary.operations ? { interactionOperations: ctx.settings.arbitrary.operations } : {}),
+      ...(ctx.scenario ? {} : { interactions: ctx.settings.interactions }),
       ...(this.known.size ? { knownClauses: [...this.known.keys()] } : {}),
+      clauses: clauseTallies(this.declines),
       passed: Object.keys(this.violationCounts).every((k) => this.known.has(k)),
     }
   }

@@ -7,6 +7,8 @@
  * @module
  */
 import type { CampaignFailure, CampaignReport } from './types.js'
+import type { ClauseTally } from '../../conformance/checkers/index.js'
+import { InteractionCoverage, interactionScope } from '../../conformance/interaction/scope.js'
 
 /** The budget a campaign was given (`fuzz --runs` or `--time`), as `fuzz --json` records it. */
 export interface CampaignBudget {
@@ -33,7 +35,7 @@ export class MergeError extends Error {
   override readonly name = 'MergeError'
 }
 
-const SAME: readonly (keyof ShardReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed', 'guidance', 'budget', 'kitVersion']
+const SAME: readonly (keyof ShardReport)[] = ['adapter', 'mode', 'scenario', 'strategy', 'seed', 'guidance', 'budget', 'kitVersion', 'interactions', 'interactionOperations']
 
 /**
  * Check the reports are every shard of one campaign, once: same campaign fields, a kit version
@@ -94,6 +96,13 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
   // Shards cover overlapping transitions and do not list them: the union is at least the largest.
   const stateCoverage = states.length === 0 ? undefined
     : reports.length === 1 ? states[0]! : { transitions: Math.max(...states.map((c) => c.transitions)), growth: [], lowerBound: true as const }
+  // Interactions are listed: the union is exact.
+  const exercised = reports.every((r) => r.interactionsExercised !== undefined) ? (() => {
+    const operations = first.interactionOperations
+    const coverage = new InteractionCoverage(interactionScope(operations === undefined ? {} : { operations }))
+    for (const r of reports) coverage.add(r.interactionsExercised!)
+    return { interactionCoverage: coverage.levels(), interactionsExercised: coverage.exercised(), ...(operations ? { interactionOperations: operations } : {}) }
+  })() : undefined
   const stops = reports.map((r) => r.stoppedBy)
   const stoppedBy = (['interrupted', 'failure', 'time', 'exhausted', 'runs'] as const).find((s) => stops.includes(s)) ?? 'runs'
   const durations = reports.map((r) => r.durationMs).filter((d): d is number => d !== undefined)
@@ -105,8 +114,11 @@ export function mergeReports(reports: readonly ShardReport[], label: (i: number)
     goals: { reached, missed: Object.entries(reached).filter(([, at]) => at === undefined).map(([g]) => g) },
     ...(coverage ? { coverage } : {}),
     ...(first.guidance ? { guidance: first.guidance } : {}),
+    ...(first.interactions ? { interactions: first.interactions } : {}),
     ...(stateCoverage ? { stateCoverage } : {}),
+    ...(exercised ?? {}),
     ...(knownClauses.length ? { knownClauses } : {}),
+    ...(reports.every((r) => r.clauses) ? { clauses: mergeClauses(reports.map((r) => r.clauses!)) } : {}),
     // Recomputed from what the shards found (a shard's own `passed` flag is not evidence): every
     // violated clause is one the baseline lists.
     passed: [...Object.keys(violationCounts), ...failures.map((f) => f.key)].every((k) => knownClauses.includes(k))
@@ -127,4 +139,21 @@ function dedupe(failures: readonly CampaignFailure[]): CampaignFailure[] {
     if (!before || f.runSeed < before.runSeed) kept.set(id, f)
   }
   return [...kept.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.runSeed - b.runSeed))
+}
+
+/** The shards' clause counts summed, clause by clause (in the first report's order). */
+function mergeClauses(lists: readonly (readonly ClauseTally[])[]): ClauseTally[] {
+  const merged = new Map<string, { key: string; judged: number; reached: number; declined: Record<string, number>; declinedRuns: number; blind: number }>()
+  for (const list of lists) {
+    for (const c of list) {
+      const into = merged.get(c.key) ?? { key: c.key, judged: 0, reached: 0, declined: {}, declinedRuns: 0, blind: 0 }
+      into.judged += c.judged
+      into.reached += c.reached
+      into.declinedRuns += c.declinedRuns
+      into.blind += c.blind
+      for (const [reason, n] of Object.entries(c.declined)) into.declined[reason] = (into.declined[reason] ?? 0) + n
+      merged.set(c.key, into)
+    }
+  }
+  return [...merged.values()]
 }

@@ -7,8 +7,8 @@
 import { join } from 'node:path'
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import type { Adapter, NormalizedAdapter } from '../../conformance/adapters/adapter.js'
-import { checkRun } from '../../conformance/checkers/index.js'
-import type { Violation } from '../../conformance/checkers/index.js'
+import { checkRun, DeclineTally, NO_DECLINES } from '../../conformance/checkers/index.js'
+import type { Declines, Violation } from '../../conformance/checkers/index.js'
 import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
@@ -16,7 +16,7 @@ import { OPERATION_KINDS } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { dfs, guidedReplay, pct, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
+import { dfs, DfsNondeterminismError, guidedReplay, pct, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
 import { lostFailure } from './lost-failure.js'
 import type { Strategy } from '../../sim/strategies/index.js'
@@ -35,6 +35,8 @@ import { TransitionTable } from '../guidance/transition-table.js'
 import type { Trace } from '../../sim/trace/trace.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
+import { inScope, interactionKey, interactionsOf } from '../../conformance/interaction/features.js'
+import { interactionIndexOfSeed, interactionRun } from '../interaction/seeds.js'
 
 /** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
 export interface CampaignSettings {
@@ -62,6 +64,12 @@ export interface CampaignSettings {
   readonly guidance: boolean
   /** Random-program mode: mix the named scenarios in (every fourth seed block). */
   readonly mixScenarios: boolean
+  /**
+   * Random-program mode and the interaction suite (`interaction/`): `mix` runs a program of it beside
+   * the own program of one seed in 16 (the default), `only` runs nothing else (an interaction
+   * campaign), `off` never.
+   */
+  readonly interactions: 'mix' | 'only' | 'off'
 }
 
 /** What a unit needs at hand: the settings plus everything built from them once per thread. */
@@ -83,6 +91,10 @@ export interface CampaignContext {
   readonly seen: TransitionTable
   /** Per thread, in a guided campaign: corpus programs loaded as parents and donors of mutants. */
   readonly loaded: LoadedPrograms
+  /** Per thread: what the checkers judged and declined in the run being checked. */
+  readonly tally: DeclineTally
+  /** Per thread: each interaction (by key) and the lowest run seed whose result reported it. */
+  readonly interactions: Map<string, number>
 }
 
 /**
@@ -96,8 +108,9 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
     : SCENARIOS.find((s) => s.name === settings.scenario))
   if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
   return {
-    settings, adapter, scenario, mix: settings.mixScenarios ? scenarioMix(settings.arbitrary) : [], coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY },
-    seen: new TransitionTable(), loaded: new LoadedPrograms(),
+    settings, adapter, scenario, mix: settings.mixScenarios && settings.interactions !== 'only' ? scenarioMix(settings.arbitrary) : [],
+    coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY }, interactions: new Map(),
+    tally: new DeclineTally(), seen: new TransitionTable(), loaded: new LoadedPrograms(),
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -116,6 +129,8 @@ export interface SeedRun {
   readonly lost?: { readonly program: Program }
   /** Goals (by campaign name) this run reached. */
   readonly goals: readonly string[]
+  /** What the checkers judged and declined in it (`DeclineTally.takeRun` cells); absent for a run that never finished. */
+  readonly declines?: readonly number[]
 }
 
 /** What one run seed did. */
@@ -131,6 +146,11 @@ export interface SeedResult {
    * runs, as sorted hashes (`guidance/transition-table.ts`): cheap to post from a worker.
    */
   readonly transitions: ArrayLike<number>
+  /**
+   * The interactions its runs exercised (`conformance/interaction/features.ts`, by key), those its
+   * thread had not already reported for a lower seed (as {@link coverage}).
+   */
+  readonly interactions?: readonly string[]
   readonly runs: readonly SeedRun[]
   /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
   readonly fromCorpus?: true
@@ -157,9 +177,9 @@ export function goalName(ctx: CampaignContext, of: Scenario, goal: string): stri
   return ctx.scenario ? goal : `${of.name}: ${goal}`
 }
 
-/** The violations of one run, as the campaign counts them. */
-export function checkCampaignRun(ctx: CampaignContext, program: Program, result: RunResult): Violation[] {
-  const all = checkRun(program, result.trace, result.outcome)
+/** The violations of one run, as the campaign counts them (`declines` hears what was judged and declined). */
+export function checkCampaignRun(ctx: CampaignContext, program: Program, result: RunResult, declines: Declines = NO_DECLINES): Violation[] {
+  const all = checkRun(program, result.trace, result.outcome, declines)
   return ctx.scenario?.expectDeadlock ? all.filter((v) => !v.message.startsWith('deadlock')) : all
 }
 
@@ -176,31 +196,69 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
  * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
  * drew for it (`drawn`), else a function of `r` alone.
  */
-export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario } {
+export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario; interaction?: number } {
   if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
+  if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
   if (drawn?.origin === 'mutant') return { program: mutantProgram(r, drawn, ctx.settings.arbitrary, ctx.loaded) }
   return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
-/** Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each run checked. */
+/** Whether run seed `r` runs the interaction suite (and which index of it): every seed of an interaction campaign, one in 16 of a mixed one. */
+export function interactionIndex(ctx: CampaignContext, r: number): number | undefined {
+  if (ctx.scenario || ctx.settings.interactions === 'off') return undefined
+  return ctx.settings.interactions === 'only' ? r : interactionIndexOfSeed(r)
+}
+
+/**
+ * Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each
+ * run checked. In a mixed campaign, an interaction seed then also runs its program of the interaction
+ * suite under the mode's schedules: beside the seed's own program, not instead of it, so every seed
+ * runs what it ran without the mix. Those runs count toward the interaction coverage, not toward the
+ * state coverage and the corpus (which then evolve as without the mix).
+ */
 export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProgram): Promise<SeedResult> {
   const { program, scenario: drawnFrom } = seedProgram(ctx, r, drawn)
   const kind = ctx.settings.strategy
-  const strategies: Iterable<Strategy> = kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)]
+  const only = ctx.settings.interactions === 'only'
   const runs: SeedRun[] = []
   const traces: Trace[] = []
-  for (const strategy of strategies) {
-    if (kind !== 'dfs' && !strategy.beginRun()) break
-    const name = strategy.name
-    // A random-program campaign's programs are valid by construction (generated, mutated or a
-    // catalog scenario, each validated by its own tests or at its making): not validated per run.
-    const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory, validated: ctx.scenario === undefined })
-    traces.push(result.trace)
-    runs.push(await seedRun(ctx, program, result, name, drawnFrom))
+  const interactions = new Set<string>()
+  // A random-program campaign's own programs are valid by construction (generated, mutated or a
+  // catalog scenario, each validated by its own tests or at its making): not validated per run.
+  const validated = ctx.scenario === undefined && !only
+  const runAll = async (p: Program, strategies: Iterable<Strategy>, begun: boolean, guides: boolean, from: Scenario | undefined): Promise<void> => {
+    for (const strategy of strategies) {
+      if (!begun && !strategy.beginRun()) break
+      const name = strategy.name
+      let result: RunResult
+      try {
+        result = await runProgram(p, strategy, { process: ctx.adapter.processFactory, validated: validated && p === program })
+      } catch (error) {
+        // A factory keeping state across runs offers other choices on the same prefix: the bounded
+        // DFS cannot go on with this program (its runs so far are kept; the strict replay of a
+        // failing run is what reports the nondeterminism).
+        if (error instanceof DfsNondeterminismError) break
+        throw error
+      }
+      if (guides) traces.push(result.trace)
+      for (const i of interactionsOf(result.trace)) if (inScope(i)) interactions.add(interactionKey(i))
+      runs.push(await seedRun(ctx, p, result, name, from))
+    }
+  }
+  if (only) await runAll(program, interactionRun(r, ctx.settings.arbitrary).schedules(), true, true, undefined)
+  else {
+    await runAll(program, kind === 'dfs' ? dfsSchedules(ctx.settings.dfsSchedules) : [strategyForSeed(kind, r)], kind === 'dfs', true, drawnFrom)
+    const k = interactionIndex(ctx, r)
+    if (k !== undefined) {
+      const extra = interactionRun(k, ctx.settings.arbitrary)
+      await runAll(extra.entry.program, extra.schedules(), true, false, undefined)
+    }
   }
   const keys = stateTransitionKeys(traces)
+  const fresh = interactionsToReport(ctx, r, interactions)
   return {
     r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: keys, runs,
+    ...(fresh.length > 0 ? { interactions: fresh } : {}),
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
     ...(ctx.settings.guidance && !ctx.scenario && newHere(ctx.seen, keys) ? { program: storeProgram(ctx.loaded.keep(r, program)) } : {}),
   }
@@ -211,6 +269,22 @@ function newHere(seen: TransitionTable, keys: ArrayLike<number>): boolean {
   let fresh = false
   for (let i = 0; i < keys.length; i++) if (seen.hit(keys[i]!) === 0) fresh = true
   return fresh
+}
+
+/**
+ * The interactions run seed `r` reports: those its thread has not already reported for a lower
+ * seed (the ledger unions them in seed order, so leaving those out changes no report; see
+ * {@link coverageToReport}).
+ */
+export function interactionsToReport(ctx: CampaignContext, r: number, keys: Iterable<string>): string[] {
+  const out: string[] = []
+  for (const k of keys) {
+    const at = ctx.interactions.get(k)
+    if (at !== undefined && at < r) continue
+    ctx.interactions.set(k, r)
+    out.push(k)
+  }
+  return out
 }
 
 /**
@@ -240,7 +314,8 @@ export function coverageToReport(ctx: CampaignContext, r: number, program: Progr
 /** One run's record: goals, violations (differential mode filtered), and the failing run if any. */
 export async function seedRun(ctx: CampaignContext, program: Program, result: RunResult, strategy: string, drawnFrom: Scenario | undefined): Promise<SeedRun> {
   const goals = (drawnFrom?.goals ?? []).filter((g) => g.reached(result.trace)).map((g) => goalName(ctx, drawnFrom!, g.name))
-  let violations = checkCampaignRun(ctx, program, result).map((v) => ({ key: v.key, message: v.message }))
+  let violations = checkCampaignRun(ctx, program, result, ctx.tally).map((v) => ({ key: v.key, message: v.message }))
+  const declines = ctx.tally.takeRun()
   let shared: { key: string; message: string }[] = []
   if (violations.length > 0 && ctx.settings.differential && ctx.baseline) {
     const base = (await onBaseline(ctx, program, result.decisions))!
@@ -248,7 +323,7 @@ export async function seedRun(ctx: CampaignContext, program: Program, result: Ru
     violations = violations.filter((v) => !base.keys.has(v.key))
   }
   return {
-    strategy, outcome: result.outcome.kind, violations, shared, goals,
+    strategy, outcome: result.outcome.kind, violations, shared, goals, declines,
     ...(violations.length > 0 ? { failing: { program, decisions: result.decisions } } : {}),
   }
 }
@@ -259,7 +334,11 @@ export async function treeStep(ctx: CampaignContext, strategy: Strategy, j: numb
   const program = ctx.scenario!.program
   const name = strategy.name
   const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
-  return { r: j, coverage: [], transitions: stateTransitionKeys([result.trace]), runs: [await seedRun(ctx, program, result, name, ctx.scenario)] }
+  const interactions = interactionsToReport(ctx, j, interactionsOf(result.trace).filter(inScope).map(interactionKey))
+  return {
+    r: j, coverage: [], transitions: stateTransitionKeys([result.trace]), runs: [await seedRun(ctx, program, result, name, ctx.scenario)],
+    ...(interactions.length > 0 ? { interactions } : {}),
+  }
 }
 
 /** A bounded DFS over one program's schedules, yielding the strategy once per begun run. */

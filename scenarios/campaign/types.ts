@@ -3,7 +3,7 @@
  * @module
  */
 import type { Adapter } from '../../conformance/adapters/adapter.js'
-import type { Violation } from '../../conformance/checkers/index.js'
+import type { ClauseTally, Violation } from '../../conformance/checkers/index.js'
 import type { KnownEntry } from '../../conformance/certify/report.js'
 import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
@@ -11,6 +11,7 @@ import type { Program } from '../../sim/program/program.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import type { Scenario } from '../catalog/scenario.js'
 import type { RunSize } from './shrink.js'
+import type { InteractionCoverageLevel } from '../../conformance/interaction/scope.js'
 
 /** The schedule strategies a campaign can use. */
 export const CAMPAIGN_STRATEGIES = ['random', 'pct', 'dfs', 'portfolio'] as const
@@ -84,6 +85,13 @@ export interface CampaignOptions {
   /** Random-program mode: mix the named scenarios in, every fourth seed block (default true). */
   readonly mixScenarios?: boolean
   /**
+   * The interaction suite (`conformance/interaction/`, `interaction/seeds.ts`): `mix` (default) runs
+   * a program of it beside the own program of one seed in 16; `only` is an interaction campaign (seed `r` runs index `r` of the mode's
+   * stream: by default every program of the suite in its two bounded passes, then it stops as
+   * exhausted); `off` never.
+   */
+  readonly interactions?: 'mix' | 'only' | 'off'
+  /**
    * The factory every violation is cross-checked against: the violating run is replayed on it
    * (guided, since its run may diverge) to see whether it shows the same clause too. Default the
    * reference factory; `false`, or an adapter that is the baseline itself, turns the check off.
@@ -102,6 +110,13 @@ export interface CampaignOptions {
   readonly known?: ReadonlyMap<string, KnownEntry>
   readonly onProgress?: (progress: CampaignProgress) => void
   /**
+   * Resume from and save to a checkpoint (`checkpoint.ts`): a campaign whose programs are functions
+   * of their seeds alone (unguided, or an interaction campaign) restarts where `restore` stopped and
+   * reports exactly what one uninterrupted campaign would; `save` is called with the growing state
+   * after each seed the ledger takes and each failure report (the caller decides when to write it).
+   */
+  readonly checkpoint?: { readonly restore?: CampaignCheckpoint; readonly save: (state: CampaignCheckpoint) => void }
+  /**
    * Run the seeds in this many watched worker threads (a run that livelocks or exhausts memory is
    * charged to its seed as a livelock). Needs `adapterModule` unless the adapter is the built-in
    * reference. Default: in this thread. The report of a `runs` budget is the same for any number.
@@ -109,11 +124,25 @@ export interface CampaignOptions {
   readonly workers?: number
 }
 
+/**
+ * A campaign's checkpoint: which campaign (`key`, its settings), every seed result the ledger took,
+ * in seed order, and the report of each failure found so far (by slot).
+ */
+export interface CampaignCheckpoint {
+  readonly v: 1
+  readonly key: string
+  readonly results: unknown[]
+  readonly failures: (CampaignFailure | null)[]
+}
+
 /** Progress while a campaign runs. */
 export interface CampaignProgress {
   readonly phase: 'running' | 'shrinking'
   /** Runs (program executions) so far. */
   readonly runs: number
+  /** Run seeds taken so far, and how many the campaign will take at most when that is known (a `runs` budget, an interaction campaign's stream). */
+  readonly seeds?: number
+  readonly plannedSeeds?: number
   readonly violatingRuns: number
   /** Distinct violated clauses so far. */
   readonly failures: number
@@ -222,6 +251,27 @@ export interface CampaignReport {
   readonly stateCoverage?: StateCoverage
   /** The clauses the baseline file listed as known (`--baseline`): their violations do not fail the campaign. */
   readonly knownClauses?: readonly string[]
+  /**
+   * Per checked clause, what the trace checkers judged and declined over the runs (`judged`,
+   * `reached`, `declined` by reason, `blind`: see `conformance/checkers/declines.ts`).
+   */
+  readonly clauses?: readonly ClauseTally[]
+  /** Random-program mode: whether the interaction suite was mixed in, the only source, or off. */
+  readonly interactions?: 'mix' | 'only' | 'off'
+  /**
+   * Interaction coverage (`conformance/interaction/`): of the scope's feasible t-way combinations
+   * (t = 2, 3), how many the runs exercised.
+   */
+  readonly interactionCoverage?: readonly InteractionCoverageLevel[]
+  /** The distinct interactions exercised (keys, sorted): what `merge` unions. */
+  readonly interactionsExercised?: readonly string[]
+  /** The operation kinds the interaction scope was built for, when the adapter's programs could not use them all. */
+  readonly interactionOperations?: readonly string[]
+  /**
+   * How the interaction coverage grew: `[runs, covered 2-way, covered 3-way]` after each run seed
+   * that added a combination (the runs are counted up to and including that seed).
+   */
+  readonly interactionGrowth?: readonly (readonly [number, number, number])[]
   /** No run violated a clause, other than the known ones. */
   readonly passed: boolean
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runProgram } from '../../sim/run.js'
 import { validateProgram } from '../../sim/program/program.js'
 import { random } from '../../sim/strategies/index.js'
-import { actor, program, whenIdle } from '../../sim/program/build.js'
+import { actor, pause, program, whenIdle } from '../../sim/program/build.js'
 import { CLAUSE_GROUPS, defineScenario, findScenario, goal, reachGoals, ScenarioError, SCENARIOS } from '../index.js'
 
 /**
@@ -30,19 +30,22 @@ describe('scenario catalogue', () => {
   })
 
   it('defineScenario rejects a bad name, an unknown clause group, a duplicate goal and an invalid program', () => {
-    const base = { name: 'ok-name', title: 't', groups: ['X-CANCEL' as const], program: program([actor('a1', whenIdle('s1'))]), goals: [goal('g', () => true)] }
+    const base = { name: 'ok-name', title: 't', groups: ['X-CANCEL' as const], program: program([actor('a1', pause())]), goals: [goal('g', () => true)] }
     expect(() => defineScenario(base)).not.toThrow()
     expect(() => defineScenario({ ...base, name: 'Not Kebab' })).toThrow(ScenarioError)
     expect(() => defineScenario({ ...base, groups: ['X-NOPE' as never] })).toThrow(/unknown clause group "X-NOPE"/)
     expect(() => defineScenario({ ...base, goals: [goal('g', () => true), goal('g', () => false)] })).toThrow(/duplicate goal "g"/)
     expect(() => defineScenario({ ...base, program: { v: 1, actors: [{ id: 'a1', ops: [{ op: 'explode' } as never] }] } }))
       .toThrow(/scenario "ok-name": program\.actors\[0\]\.ops\[0\]\.op: unknown operation "explode"/)
+    // A program naming what nothing in it creates is invalid too.
+    expect(() => defineScenario({ ...base, program: program([actor('a1', whenIdle('s1'))]) }))
+      .toThrow(/scenario "ok-name": program\.actors\[0\]\.ops\[0\]\.session: no operation creates, resumes, registers or enters session "s1"/)
   })
 
   it('goals are not vacuous: each is false on the trace of a run where nothing of interest happens', async () => {
     const strategy = random({ seed: 0 })
     strategy.beginRun()
-    const { trace } = await runProgram(program([actor('a1', whenIdle('s1'))]), strategy)
+    const { trace } = await runProgram(program([actor('a1', pause())]), strategy)
     const vacuous = SCENARIOS.flatMap((s) => s.goals.filter((g) => g.reached(trace)).map((g) => `${s.name}/${g.name}`))
     expect(vacuous).toEqual([])
   })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Program } from '../../sim/program/program.js'
 import { validateProgram } from '../../sim/program/program.js'
 import { createRng } from '../../sim/streams.js'
-import { programArbitrary } from '../arbitraries/index.js'
+import { coverageOf, mergeCoverage, programArbitrary } from '../arbitraries/index.js'
 import { drawForSeed } from '../campaign/draw.js'
 import { MUTATIONS, mutateProgram, operationSlots, REENTRANT_EVENTS } from './mutate.js'
 import type { MutationName } from './mutate.js'
@@ -75,8 +75,27 @@ describe('mutateProgram', () => {
     const allowed = fc.sample(programArbitrary({ operations: [...operations] }), { seed: 5, numRuns: 40 })
     for (const [i, parent] of allowed.entries()) {
       const { program } = mutateProgram(parent, createRng(i, 'ops'), { arbitrary: { operations: [...operations] }, count: 4 })
-      for (const slot of operationSlots(program)) expect(operations).toContain(slot.get().op)
+      // (a pause stands in for an operation left naming an id nothing creates: resolveReferences)
+      for (const slot of operationSlots(program)) expect([...operations, 'pause']).toContain(slot.get().op)
     }
+  })
+
+  it('reaches every surface of the process port from programs that have none: flush, gates, gated loads, preparations, no persistence, sends through a kept handle', () => {
+    const bare: Program = { v: 1, actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }, { op: 'resume', session: 's1' }] }] }
+    const total: Record<string, number> = {}
+    // Mutants of mutants, as a guided campaign's corpus stacks them: a gate survives once both its
+    // wait and its openGate were added.
+    for (let i = 0; i < 150; i++) {
+      let program = bare
+      for (let generation = 0; generation < 6; generation++) {
+        program = mutateProgram(program, createRng(i, `surfaces${generation}`), { count: 4 }).program
+        expect(() => validateProgram(program)).not.toThrow()
+        mergeCoverage(total, coverageOf(program))
+      }
+    }
+    const wanted = ['op:flush', 'op:openGate', 'load:gate', 'preparation', 'preparation:gate', 'preparation:release', 'persistence:off', 'input:handle']
+    expect(wanted.filter((k) => !(total[k]! > 0))).toEqual([])
+    expect(Object.keys(total).some((k) => /^(listener|effect):.*:wait$/.test(k))).toBe(true)
   })
 
   it('favours reentrant shapes: moving an operation into a listener of a publication, teardown or inbox event', () => {

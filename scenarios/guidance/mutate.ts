@@ -3,7 +3,8 @@
  * fuzzer mutates the inputs of its corpus: add, drop, duplicate or reorder an operation; move an
  * operation into a listener of a publication or inbox event (a reentrant shape); add or change a
  * listener, its filter or its target session; change a setup's steps and faults, a model reply, a
- * load, a minting behaviour; splice an actor, a listener or an operation in from another program.
+ * load, a persistence preparation, whether the process has persistence, a minting behaviour; hold
+ * a listener's tail, a load or a preparation's hand-over at a gate an actor opens; splice an actor, a listener or an operation in from another program.
  * Fresh pieces come from the kit's fast-check arbitraries (sampled with a seed the mutation's
  * stream draws), so they respect the campaign's options (operation kinds an adapter supports, no
  * hangs when hangs are off).
@@ -22,9 +23,10 @@ import type { EventName } from '../../core/contract.js'
 import { EVENT_NAMES } from '../../core/contract.js'
 import type { Action, ActorSpec, ListenerSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
 import { validateProgram } from '../../sim/program/program.js'
+import { resolveReferences } from '../../sim/program/resolve-references.js'
 import type { Rng } from '../../sim/streams.js'
 import {
-  DEFAULT_ARBITRARY_OPTIONS, listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, setupArbitrary,
+  DEFAULT_ARBITRARY_OPTIONS, listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, preparationArbitrary, setupArbitrary,
 } from '../arbitraries/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 
@@ -54,6 +56,7 @@ export const MUTATIONS = {
   nestIntoCommit: 1,
   changeEnvironment: 2,
   splice: 2,
+  holdAtGate: 1,
 } as const
 export type MutationName = keyof typeof MUTATIONS
 
@@ -315,6 +318,32 @@ const OPERATORS: Record<MutationName, Operator> = {
     attachListener(p, listener, rng, 0.25)
     return true
   },
+  holdAtGate(p, { rng, options, sessions, full }) {
+    // An asynchronous boundary held until a point the program chooses: something waits on a gate (a
+    // listener's tail, a load, a preparation's hand-over) and an actor opens it somewhere. Both come
+    // in one mutation: either alone names a gate nothing pairs it with, which the program may not.
+    const allowed = new Set<string>(options.operations ?? DEFAULT_ARBITRARY_OPTIONS.operations)
+    if (full || !allowed.has('openGate')) return false
+    const gate = rng.pick(options.gates ?? DEFAULT_ARBITRARY_OPTIONS.gates)
+    const env = (p.env ??= {})
+    const resumed = creates(p).filter((c) => c.op === 'resume').map((c) => c.session)
+    switch (resumed.length > 0 ? rng.int(3) : 0) {
+      case 0: {
+        const lists = listenerLists(p).flat()
+        if (lists.length > 0 && rng.bool(0.5)) rng.pick(lists).action = { do: 'wait', gate }
+        else attachListener(p, { event: rng.pick([...REENTRANT_EVENTS, 'session/flush', 'agent/pre-step']), session: rng.pick(sessions), action: { do: 'wait', gate } }, rng, 0.25)
+        break
+      }
+      case 1:
+        (env.loads ??= {})[rng.pick(resumed)] = { load: rng.pick(['ok', 'fail'] as const), gate }
+        break
+      default:
+        (env.preparations ??= {})[rng.pick(resumed)] = { gate }
+    }
+    const actor = rng.pick(p.actors)
+    actor.ops.splice(rng.int(actor.ops.length + 1), 0, { op: 'openGate', gate })
+    return true
+  },
   addListener(p, { rng, options }) {
     const listener = draw(listenerArbitrary(options), rng)
     attachListener(p, listener, rng, 0.3)
@@ -433,7 +462,7 @@ const OPERATORS: Record<MutationName, Operator> = {
   changeEnvironment(p, { rng, options, sessions }) {
     p.env ??= {}
     const env = p.env
-    switch (rng.int(4)) {
+    switch (rng.int(6)) {
       case 0: {
         const id = rng.pick(sessions)
         const steps = (env.model ??= {})[id] ??= []
@@ -448,6 +477,15 @@ const OPERATORS: Record<MutationName, Operator> = {
       case 2:
         if (env.minting?.length && rng.bool(0.5)) delete env.minting
         else env.minting = [draw(mintingArbitrary(options), rng)]
+        return true
+      case 3:
+        // A persistence preparation's hand-over and release (a gate, a late arrival, a release operation).
+        (env.preparations ??= {})[rng.pick(sessions)] = draw(preparationArbitrary(options), rng)
+        return true
+      case 4:
+        // A process with no persistence (resumes refused), or back.
+        if (env.persistence === false) delete env.persistence
+        else env.persistence = false
         return true
       default:
         if (!env.model) return false
@@ -526,12 +564,14 @@ export function mutateProgram(parent: Program, rng: Rng, options: MutateOptions 
     const name = weighted(rng, MUTATIONS)!
     if (!OPERATORS[name](candidate, context)) continue
     tidy(candidate)
+    // What the mutation left naming nothing (a send to an id whose create it dropped) is renamed or dropped.
+    const resolved = resolveReferences(candidate)
     try {
-      validateProgram(candidate)
+      validateProgram(resolved)
     } catch {
       continue
     }
-    program = candidate
+    program = resolved
     applied.push(name)
   }
   if (program === parent) {

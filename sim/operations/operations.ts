@@ -22,11 +22,13 @@ import { errorText } from '../trace/bounded-text.js'
 export function describeOperation(op: Operation): string {
   switch (op.op) {
     case 'abortSignal': return `abortSignal(${op.signal})`
+    case 'openGate': return `openGate(${op.gate})`
     case 'unloadOwner': return `unloadOwner(${op.owner})`
-    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return op.op
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return op.op
     case 'detach': return `detach(${op.session}${op.stale ? ',stale' : ''})`
     case 'cancel': return `cancel(${op.session},${op.cause ?? 'user'}${op.keepInbox ? ',keep' : ''})`
     case 'remove': return `remove(${op.session}${op.which === 'last' ? ',last' : ''})`
+    case 'followup': case 'steer': case 'inject': case 'queue': return `${op.op}(${op.session}${op.handle ? ',handle' : ''})`
     default: return `${op.op}(${op.session})`
   }
 }
@@ -70,6 +72,8 @@ export const BOUNDARY_OP_BASE = 1_000_000
 /** Executes operations against a world. */
 export class Operations {
   #inline = 0
+  /** The invoke entry of each create/resume transaction. */
+  readonly #invokes = new Map<string, number>()
 
   constructor(private readonly world: WorldHost) {}
 
@@ -86,19 +90,27 @@ export class Operations {
   }
 
   /** Perform an operation from inside a dispatch, commit, disposer or tool body; never awaited. */
-  inline(op: Operation, origin: string): void {
+  inline(op: Operation, origin: string, from = -1, kind = ''): void {
     const index = this.#inline++
     const actor = `inline`
     const what = `${describeOperation(op)} from ${origin}`
-    void this.#perform(op, actor, index, what)
+    void this.#perform(op, actor, index, what, from, kind)
   }
 
-  async #perform(op: Operation, actor: string, index: number, what: string): Promise<OperationResult> {
+  /** The invoke entry of a create or resume transaction, or -1. */
+  invokeOf(tx: string): number {
+    return this.#invokes.get(tx) ?? -1
+  }
+
+  async #perform(op: Operation, actor: string, index: number, what: string, from = -1, kind = ''): Promise<OperationResult> {
     const world = this.world
     const generation = world.generation
     const tx = op.op === 'create' || op.op === 'resume' ? world.nextTx() : undefined
     const owner = op.op === 'create' && op.parent !== undefined ? `agent:${op.parent}` : op.op === 'create' || op.op === 'resume' ? op.owner ?? actor : undefined
     world.trace.add({ k: 'invoke', actor, op: index, what, world: generation, spec: op, ...(tx ? { tx } : {}), ...(owner ? { owner } : {}) })
+    const invoked = world.trace.entries.length - 1
+    if (tx) this.#invokes.set(tx, invoked)
+    if (actor === 'inline') world.trace.fact('from', generation, invoked, from, -1, '', kind)
     if (op.op === 'resume') {
       // What the resumed log should hold, as the disk stands now; a load mark later supersedes it
       // (a create of the same id may rewrite the disk in between).
@@ -114,7 +126,16 @@ export class Operations {
     // that may crash: the race costs microtask hops, and other programs keep their exact traces.
     const crashed = op.op === 'crash' || !world.mayCrash ? undefined : world.crashedAt(generation).then(() => CRASHED)
     try {
-      const execution = this.#execute(op, actor, what, tx ?? '')
+      const start = world.trace.entries.length
+      const factsBefore = world.trace.facts.length
+      let execution: Promise<OperationResult | void>
+      try {
+        execution = this.#execute(op, actor, what, tx ?? '', invoked)
+      } finally {
+        // Everything recorded since the invoke (entries from `start`, facts from `factsBefore`) was
+        // recorded inside its synchronous part.
+        if (op.op === 'crash' || !world.crashed(generation)) world.trace.fact('sync', generation, invoked, start, factsBefore, 'session' in op ? op.session : '', '')
+      }
       const value = crashed ? await Promise.race([execution, crashed]) : await execution
       // Also an operation that returned while its process crashed under it (a crash from a listener
       // of the dispatch it caused): it did not return to anyone.
@@ -129,11 +150,18 @@ export class Operations {
   }
 
   /** The live agent targeted by an input operation; inputs to agents not live are not sent (§12 Q3). */
-  #target(id: string): Agent | undefined {
-    return this.world.live(id)
+  #target(id: string, invoked: number): Agent | undefined {
+    const agent = this.world.live(id)
+    if (agent) this.#subject(agent, invoked, id)
+    return agent
   }
 
-  async #execute(op: Operation, actor: string, what: string, tx: string): Promise<OperationResult | void> {
+  /** Record which object the operation invoked at `invoked` acts on. */
+  #subject(o: object, invoked: number, id: string): void {
+    if (this.world.trace.recordFacts) this.world.trace.fact('subject', this.world.generation, invoked, invoked, this.world.serial(o), id, '')
+  }
+
+  async #execute(op: Operation, actor: string, what: string, tx: string, invoked: number): Promise<OperationResult | void> {
     const world = this.world
     // The process this operation acts in (a maintenance task's waits are that process's).
     const generation = world.generation
@@ -148,7 +176,7 @@ export class Operations {
           ...(op.maxTokens !== undefined || world.agentOptions ? { agentOptions: { ...world.agentOptions, ...(op.maxTokens !== undefined ? { maxTokens: op.maxTokens } : {}) } } : {}),
           ...(op.seeded ? { seed: [], meta: { seedLength: 0 } } : {}),
         })
-        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation)
+        return this.#keep(op.session, handle, op.parent !== undefined ? `agent:${op.parent}` : op.owner ?? actor, ctx, generation, invoked, actor)
       }
       case 'resume': {
         const ctx = this.#callerCtx(undefined, op.owner ?? actor)!
@@ -158,24 +186,30 @@ export class Operations {
           ...(op.setup ? { setup: world.behaviours.setup(op.setup, actor, what, tx, op.session) } : {}),
           ...(op.signal ? { signal: world.signal(op.signal).signal } : {}),
         })
-        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation)
+        return this.#keep(op.session, handle, op.owner ?? actor, ctx, generation, invoked, actor)
       }
       case 'dispose': {
         const handle = world.handles.get(op.session)
         if (!handle) return { status: 'info', detail: 'no handle' }
+        this.#subject(handle.agent, invoked, op.session)
         const owner = world.handleOwners.get(op.session)
         await handle.dispose()
         if (owner && !world.crashed(generation)) this.#ownerKeeps(owner, op.session)
         return
       }
       case 'cancel': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         agent.cancel(causeOf(op.cause), op.keepInbox ? { keepInbox: true } : {})
         return
       }
       case 'followup': case 'steer': case 'inject': case 'queue': {
-        const agent = this.#target(op.session)
+        if (op.handle) {
+          const kept = world.keptHandles.get(actor)?.get(op.session)
+          if (!kept) return { status: 'info', detail: 'no handle' }
+          if (world.sendingAfterDisposal(kept.agent)) return this.#sendAfterDisposal(op, kept.agent, actor, what)
+        }
+        const agent = op.handle ? world.keptHandles.get(actor)!.get(op.session)!.agent : this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const message = op.mutate ? structuredClone(world.message(op.text)) : world.message(op.text)
         if (op.op === 'queue') {
@@ -187,7 +221,7 @@ export class Operations {
         return { status: 'ok', detail: message.id }
       }
       case 'remove': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const pending = [...agent.inbox.nextTurn, ...agent.inbox.nextStep]
         const message = op.which === 'last' ? pending[pending.length - 1] : pending[0]
@@ -202,12 +236,13 @@ export class Operations {
       case 'register': {
         const stub = createStubAgent(op.session)
         world.stubAgents.add(stub)
+        this.#own(invoked, stub, undefined, op.session, 'stub')
         const dispose = world.ctx.agents.register(stub)
         world.stubs.set(op.session, dispose)
         return
       }
       case 'runMaintenance': {
-        const agent = this.#target(op.session)
+        const agent = this.#target(op.session, invoked)
         if (!agent) return { status: 'info', detail: 'not live' }
         const steps = op.steps ?? 1
         // Probes count the task as the agent's activity from its start until runMaintenance settles.
@@ -218,6 +253,7 @@ export class Operations {
             counted = true
             world.maintaining.set(agent, (world.maintaining.get(agent) ?? 0) + 1)
             world.trace.mark(maintenanceMark(actor, what, 'start'), world.generation, { id: op.session })
+            world.watchAbort(signal, op.session, 'maintenance')
             if (op.onAbort) world.behaviours.observeAbort(signal, op.onAbort, `${actor}:${what}`)
             try {
               for (let k = 1; k <= steps; k++) {
@@ -238,8 +274,10 @@ export class Operations {
         return
       }
       case 'whenIdle': {
-        const agent = this.#target(op.session) ?? world.handles.get(op.session)?.agent
+        const live = this.#target(op.session, invoked)
+        const agent = live ?? world.handles.get(op.session)?.agent
         if (!agent) return { status: 'info', detail: 'no agent' }
+        if (!live) this.#subject(agent, invoked, op.session)
         await agent.whenIdle()
         return
       }
@@ -265,10 +303,39 @@ export class Operations {
           if (error instanceof CrashUnsupported) return { status: 'info', detail: 'crash not supported' }
           throw error
         }
-      case 'enter': return enterStub(world, op.session)
+      case 'pause': return
+      case 'openGate':
+        return world.openGate(op.gate) ? undefined : { status: 'info', detail: 'already open' }
+      case 'flush': {
+        const session = world.ctx.sessions.get(op.session)
+        if (!session) return { status: 'info', detail: 'not live' }
+        // §1.3: resolves whether any listener participated, once every one settled.
+        return { status: 'ok', detail: String(await world.ctx.sessions.flush(session)) }
+      }
+      case 'enter': return enterStub(world, op.session, (stub) => this.#own(invoked, stub, undefined, op.session, 'stub'))
       case 'announce': return announceStub(world, op.session)
       case 'detach': return detachStub(world, op.session, op.stale === true)
     }
+  }
+
+  /**
+   * A send through a kept handle to an agent whose `agent/disposed` was observed: what it does is
+   * unspecified (§12 Q3), so the outcome is `info` (no checker judges it as input) and says whether
+   * the agent accepted the message or refused it.
+   */
+  #sendAfterDisposal(op: Extract<Operation, { op: 'followup' | 'steer' | 'inject' | 'queue' }>, agent: Agent, actor: string, what: string): OperationResult {
+    const world = this.world
+    world.trace.mark(`${actor}:${what} to a disposed agent`, world.generation, { id: op.session })
+    const message = world.message(op.text)
+    try {
+      if (op.op === 'queue') {
+        if (!agent.queue) return { status: 'info', detail: 'queue not supported' }
+        agent.queue(message)
+      } else agent[op.op](message)
+    } catch (error) {
+      return { status: 'info', detail: `sent after disposal: refused (${errorText(error)})` }
+    }
+    return { status: 'info', detail: `sent after disposal: accepted ${message.id}` }
   }
 
   #callerCtx(parent: string | undefined, owner: string): Context | undefined {
@@ -276,11 +343,25 @@ export class Operations {
     return this.world.owner(owner).ctx
   }
 
-  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number): OperationResult {
+  /** Record that the creation or stub invoked at `invoked` holds `agent` (and `session`). */
+  #own(invoked: number, agent: object, session: object | undefined, id: string, note: string): void {
+    if (!this.world.trace.recordFacts) return
+    this.world.trace.fact('own', this.world.generation, invoked, session === undefined ? -1 : this.world.serial(session), this.world.serial(agent), id, note)
+  }
+
+  #keep(id: string, handle: AgentHandle, owner: string, ctx: Context, generation: number, invoked: number, actor: string): OperationResult {
     // A creation of a process that crashed meanwhile hands its handle to nobody.
     if (this.world.crashed(generation)) return { status: 'info', detail: 'the process crashed' }
+    if (this.world.trace.recordFacts) {
+      let session: object | undefined
+      try { session = handle.agent.session } catch { session = undefined }
+      this.#own(invoked, handle.agent, typeof session === 'object' && session !== null ? session : undefined, id, 'handle')
+    }
     this.world.handles.set(id, handle)
     this.world.handleOwners.set(id, { name: owner, ctx })
+    let kept = this.world.keptHandles.get(actor)
+    if (!kept) this.world.keptHandles.set(actor, (kept = new Map()))
+    kept.set(id, handle)
     return { status: 'ok', detail: '' }
   }
 

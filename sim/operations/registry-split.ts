@@ -32,13 +32,17 @@ function mark(world: WorldHost, id: SessionId, clause: number, what: string): vo
   world.trace.mark(`${SPLIT_MARK} ${clause} ${what}`, world.generation, { id })
 }
 
-/** `ctx.agents.enter(stub, undefined)` with a fresh stub under `id`; keeps the detach it returns. */
-export function enterStub(world: WorldHost, id: SessionId): OperationResult {
+/**
+ * `ctx.agents.enter(stub, undefined)` with a fresh stub under `id`; keeps the detach it returns.
+ * `made` hears the stub before it is entered (the operation records it as the stub's owner).
+ */
+export function enterStub(world: WorldHost, id: SessionId, made: (stub: Agent) => void = () => undefined): OperationResult {
   const agents = world.ctx.agents
   if (typeof agents.enter !== 'function') return { status: 'info', detail: 'enter not supported' }
   const stub = createStubAgent(id)
   world.stubAgents.add(stub)
   world.enteredStubs.add(stub)
+  made(stub)
   const live = agents.get(id)
   const from = world.trace.entries.length
   let detach: () => void

@@ -11,7 +11,7 @@ import type { FromWorker, PoolExecutor, ToWorker, UnitEnd } from './protocol.js'
 import { realEpochMs, realSetImmediate, realSetInterval } from './real-clock.js'
 
 const port = parentPort!
-const data = workerData as { executor: string; init: unknown; shared: SharedArrayBuffer; batch: number }
+const data = workerData as { executor: string; init: unknown; shared: SharedArrayBuffer; batch: number; strays: 'charge' | 'ignore' }
 
 /** How often the heartbeat is written; the supervisor's busy limit is many beats. */
 const BEAT_MS = 200
@@ -31,6 +31,27 @@ const beatNow = (): void => {
 }
 beatNow()
 realSetInterval(beatNow, BEAT_MS).unref()
+
+// An error the code under test leaves uncaught outside any run (a stray timer of the adapter's
+// module, firing while it loads or between units) would end this thread while it holds no unit, so
+// nothing would be charged for it (or, while loading, it would read as a module that cannot load).
+// It is kept and rethrown uncaught at the start of the next unit: the thread then ends holding that
+// unit, which the supervisor charges like any crash of a run. A run's own watch takes these
+// listeners over while it runs (`process-watch.ts`) and gives them back after.
+let stray: { readonly error: unknown } | undefined
+const keepStray = (error: unknown): void => { stray ??= { error } }
+process.on('uncaughtException', keepStray)
+process.on('unhandledRejection', keepStray)
+
+/** Rethrow a stray error, uncaught: the thread ends with the unit it now holds. */
+function rethrowStray(): boolean {
+  if (stray === undefined || data.strays === 'ignore') return false
+  const { error } = stray
+  process.off('uncaughtException', keepStray)
+  process.off('unhandledRejection', keepStray)
+  realSetImmediate(() => { throw error })
+  return true
+}
 
 async function boot(): Promise<void> {
   let executor: PoolExecutor<unknown, unknown, unknown>
@@ -74,6 +95,7 @@ async function boot(): Promise<void> {
     }
     Atomics.store(shared, SHARED.since, epochMicros())
     Atomics.store(shared, SHARED.running, BigInt(message.id))
+    if (rethrowStray()) return
     executor.run(state, message.unit, { keepAlive: port }).then(
       (result) => { ends.push({ type: 'done', id: message.id, result }) },
       (error: unknown) => { ends.push({ type: 'failed', id: message.id, error: serializeError(error) }) },

@@ -60,6 +60,13 @@ export interface WorkerPoolOptions {
    */
   readonly batch?: number
   /**
+   * What a worker does with an error its units' code leaves uncaught outside any unit (a stray timer
+   * of an adapter module): `charge` (default) rethrows it at the start of the next unit, which is
+   * then lost like any crash of a run; `ignore` keeps the worker going (a worker that only reads an
+   * adapter's description owes no verdict on its runtime behaviour).
+   */
+  readonly strays?: 'charge' | 'ignore'
+  /**
    * A worker must load its executor (and, through it, the adapter module) within this long
    * (default {@link DEFAULT_INIT_TIMEOUT_MS}); it may not stay off its event loop for
    * {@link DEFAULT_INIT_BUSY_LIMIT_MS} meanwhile.
@@ -194,7 +201,7 @@ export class WorkerPool<U, R> {
   #spawn(): Slot<R> {
     const shared = new BigInt64Array(new SharedArrayBuffer(8 * SHARED.length))
     const worker = new Worker(new URL(compiledModuleUrl(new URL(`./worker-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href)), {
-      workerData: { executor: this.#options.executor, init: this.#options.init, shared: shared.buffer, batch: this.#options.batch ?? 1 },
+      workerData: { executor: this.#options.executor, init: this.#options.init, shared: shared.buffer, batch: this.#options.batch ?? 1, strays: this.#options.strays ?? 'charge' },
       resourceLimits: { maxOldGenerationSizeMb: this.#options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB },
       stdout: true,
       stderr: true,

@@ -30,8 +30,12 @@ export function cancel(session: string, extra: { cause?: CauseKind; keepInbox?: 
   return { op: 'cancel', session, ...extra }
 }
 
-/** Options of the input operations: `mutate` sends a mutable copy and changes its text after the send. */
-export type InputExtra = { mutate?: true }
+/**
+ * Options of the input operations: `mutate` sends a mutable copy and changes its text after the send;
+ * `handle` sends through the handle this actor's own create or resume returned, kept after disposal
+ * (not through the registry), so a program can send after `dispose()` resolved (§12 Q3).
+ */
+export type InputExtra = { mutate?: true; handle?: true }
 
 /** `agent.followup(message)`; with `mutate`, a mutable copy whose text changes right after the send. */
 export function followup(session: string, text?: string, extra: InputExtra = {}): Operation {
@@ -124,6 +128,26 @@ export function shutdown(): Operation {
 /** Persist, drop the process and boot a fresh one over the same disk. */
 export function restart(): Operation {
   return { op: 'restart' }
+}
+
+/** Nothing but a scheduling point: the actor's next operation comes later. */
+export function pause(): Operation {
+  return { op: 'pause' }
+}
+
+/** `ctx.sessions.flush(session)` of the live session `session` (§1.3). */
+export function flush(session: string): Operation {
+  return { op: 'flush', session }
+}
+
+/** Open the named gate: what waits on it goes on (a `wait(gate)` action, a gated load or preparation). */
+export function openGate(gate: string): Operation {
+  return { op: 'openGate', gate }
+}
+
+/** An action that resolves once the named gate is opened (then one scheduling point): an async tail ended at a chosen point. */
+export function wait(gate: string): Action {
+  return { do: 'wait', gate }
 }
 
 /** The process dies without shutdown and a new one boots over the disk. */

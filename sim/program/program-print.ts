@@ -40,13 +40,15 @@ function action(a: Action): string {
     case 'slow': return 'SLOW'
     case 'block': return 'BLOCK'
     case 'op': return `act(${operation(a.op)})`
+    case 'wait': return `wait(${str(a.gate)})`
   }
 }
 
-/** An object literal whose `onAbort` field (an action) prints as builder code. */
-function withActions(fields: Record<string, unknown>): string {
+/** An object literal whose `onAbort` field (or the one named) is an action and prints as builder code. */
+function withActions(fields: Record<string, unknown>, actionField = 'onAbort'): string {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined)
-  return `{ ${entries.map(([k, v]) => `${k}: ${k === 'onAbort' ? action(v as Action) : literal(v)}`).join(', ')} }`
+  if (entries.length === 0) return '{}'
+  return `{ ${entries.map(([k, v]) => `${k}: ${k === actionField ? action(v as Action) : literal(v)}`).join(', ')} }`
 }
 
 function listener(l: ListenerSpec): string {
@@ -101,7 +103,9 @@ export function operation(o: Operation): string {
       return `${o.op}(${str(o.session)})`
     case 'abortSignal': return `abortSignal(${str(o.signal)})`
     case 'unloadOwner': return `unloadOwner(${str(o.owner)})`
-    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return `${o.op}()`
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return `${o.op}()`
+    case 'openGate': return `openGate(${str(o.gate)})`
+    case 'flush': return `flush(${str(o.session)})`
   }
 }
 
@@ -118,6 +122,11 @@ function environment(env: EnvironmentSpec): string {
       m.reply === 'tool' && m.op ? `{ reply: 'tool', op: ${operation(m.op)} }` : literal(m)).join(', ')}]`).join(', ')} }`)
   }
   if (env.loads) lines.push(`loads: ${literal(env.loads)}`)
+  if (env.preparations) {
+    const entries = Object.entries(env.preparations).map(([id, p]) => `${IDENT.test(id) ? id : str(id)}: ${withActions(p as Record<string, unknown>, 'onRelease')}`)
+    lines.push(`preparations: ${entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`}`)
+  }
+  if (env.persistence === false) lines.push('persistence: false')
   if (env.ownership) lines.push('ownership: true')
   if (env.minting) lines.push(`minting: [${env.minting.map((m) => `{ action: ${action(m.action)}${m.times === undefined ? '' : `, times: ${m.times}`} }`).join(', ')}]`)
   if (env.persisted) lines.push(`persisted: [\n    ${env.persisted.map((p) => literal(p)).join(',\n    ')},\n  ]`)

@@ -3,10 +3,16 @@
  * environment plays (design.md concept 2). A program never holds functions, so it can be saved,
  * generated, shrunk and printed.
  *
+ * Longer than 500 lines because it is the language's whole schema, each type beside its
+ * validation: one recursive shape (an operation carries a setup whose listeners' actions carry
+ * operations) that split files would import in a circle. What a program's names refer to is
+ * checked apart (`references.ts`).
+ *
  * @module
  */
 import type { EventName } from '../../core/contract.js'
 import { EVENT_NAMES } from '../../core/contract.js'
+import { checkReferences } from './references.js'
 
 /** The format version of programs. */
 export const PROGRAM_VERSION = 1
@@ -28,6 +34,13 @@ export type Action =
    * `next()`. Anywhere else it does nothing but its mark.
    */
   | { do: 'block' }
+  /**
+   * Return a promise that resolves once the named gate is opened (an `openGate` operation), after
+   * one more scheduling point: an async tail that ends at a point the program chooses (a flush
+   * listener, a `turn-stopping` listener, a slow scope disposer). It never resolves if the gate
+   * never opens (a hang of the program's own).
+   */
+  | { do: 'wait'; gate: string }
 
 /** An async `setup` of `steps` scheduling points (§3.4) and its optional failures. */
 export interface SetupSpec {
@@ -139,8 +152,32 @@ export type ModelStepSpec =
   /** Reply after `ms` of virtual time (a timer). */
   | { reply: 'delay'; ms: number }
 
-/** A persistence load behaviour for one session id. */
-export type LoadSpec = { load: 'ok' } | { load: 'slow'; steps: number } | { load: 'fail' } | { load: 'hang' }
+/**
+ * A persistence load behaviour for one session id (§1.4, the process's `beforeLoad`). With `gate`,
+ * an `ok`, `slow` or `fail` load waits, after its own points, until the named gate is opened
+ * (`openGate`) before it finishes or fails: at a point the program chooses. An abort of the load's
+ * signal while it waits rejects it with the reason, as a `hang` does.
+ */
+export type LoadSpec =
+  | { load: 'ok'; gate?: string }
+  | { load: 'slow'; steps: number; gate?: string }
+  | { load: 'fail'; gate?: string }
+  | { load: 'hang' }
+
+/**
+ * A persistence preparation of one session id and its release (§1.4, §3.1 R3; the process's
+ * `prepared` and `afterLoad` hooks, capability `preparations`). The world marks each preparation a
+ * load hands out, when it arrives, and when it is released (the checkers hold every arrived one to
+ * be released). The hand-over waits `steps` scheduling points, then (with `gate`) until the gate
+ * opens, ignoring the load's signal: a preparation that arrives after the caller gave up, which
+ * must then be released and never published. `onRelease` plays an operation synchronously inside
+ * the id's first release (once per run, like a listener's default `times`). A process without the capability never calls the hooks: nothing of this fires.
+ */
+export interface PreparationSpec {
+  steps?: number
+  gate?: string
+  onRelease?: Action
+}
 
 /** One harness operation (design.md concept 2). `session` names the target agent by id. */
 export type Operation =
@@ -151,8 +188,12 @@ export type Operation =
   /**
    * Send a message to the live agent. With `mutate`, a mutable deep copy of the message is sent and
    * its text is changed in place right after the send call returns (an agent must have snapshotted it).
+   * With `handle`, the message goes to the agent of the handle this actor's own latest create or
+   * resume of the id returned, kept after disposal (in this process), instead of the agent the
+   * registry lists: a send after `dispose()` resolved. What such a send does is unspecified (§12 Q3):
+   * its outcome is `info` and names what the agent did, and the checkers do not judge what follows it.
    */
-  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string; mutate?: true }
+  | { op: 'followup' | 'steer' | 'inject' | 'queue'; session: string; text?: string; mutate?: true; handle?: true }
   /** `agent.inbox.remove(id)` of the first (default) or last pending message of the live agent, over `[...nextTurn, ...nextStep]`. */
   | { op: 'remove'; session: string; which?: 'first' | 'last' }
   /**
@@ -190,6 +231,20 @@ export type Operation =
    */
   | { op: 'runMaintenance'; session: string; steps?: number; onAbort?: Action }
   | { op: 'whenIdle'; session: string }
+  /** Nothing but the scheduling point every actor operation waits at: the actor's next operation comes later. */
+  | { op: 'pause' }
+  /**
+   * `ctx.sessions.flush(session)` of the live session with this id (§1.3): awaits every
+   * `session/flush` listener that hears it (parallel); the first failure rejects it. `info` when no
+   * session of the id is live.
+   */
+  | { op: 'flush'; session: string }
+  /**
+   * Open the named gate: every behaviour waiting on it (a `wait` action, a load or a preparation
+   * hand-over with `gate`) goes on, each after one scheduling point; later waits pass at once. A
+   * gate stays open for the rest of the run (restarts and crashes included).
+   */
+  | { op: 'openGate'; gate: string }
   | { op: 'abortSignal'; signal: string }
   | { op: 'unloadOwner'; owner: string }
   | { op: 'unloadFactory' }
@@ -206,7 +261,7 @@ export type Operation =
 export const OPERATION_KINDS = [
   'create', 'resume', 'dispose', 'cancel', 'followup', 'steer', 'inject', 'queue', 'runMaintenance', 'whenIdle',
   'abortSignal', 'unloadOwner', 'unloadFactory', 'shutdown', 'restart', 'remove', 'register', 'resend', 'boundary',
-  'crash', 'enter', 'announce', 'detach',
+  'crash', 'enter', 'announce', 'detach', 'pause', 'flush', 'openGate',
 ] as const satisfies readonly Operation['op'][]
 
 /** An actor: a sequential list of operations; actors run concurrently. */
@@ -249,6 +304,14 @@ export interface EnvironmentSpec {
   model?: Record<string, ModelStepSpec[]>
   /** Persistence load behaviour per session id (default `ok`). */
   loads?: Record<string, LoadSpec>
+  /** Persistence preparation behaviour per session id (see {@link PreparationSpec}); its presence turns the marks on. */
+  preparations?: Record<string, PreparationSpec>
+  /**
+   * `false`: the process boots with no session persistence configured (§1.4, §3.1 R1: a resume
+   * rejects with the not-configured error). A process without the capability `noPersistence` keeps
+   * its persistence.
+   */
+  persistence?: false
   /**
    * Sessions already on the persisted disk before the run, as raw events (for resume of logs with
    * invalid splices). Each is `{ id, events: [{type, data}] }`; seq and time are filled in.
@@ -283,7 +346,7 @@ export class ProgramError extends Error {
 }
 
 const CAUSES: readonly string[] = ['user', 'parent', 'hook', 'disposed']
-const ACTIONS: readonly string[] = ['throw', 'reject', 'slow', 'op', 'block']
+const ACTIONS: readonly string[] = ['throw', 'reject', 'slow', 'op', 'block', 'wait']
 const WHICH: readonly string[] = ['first', 'last']
 const REPLIES: readonly string[] = ['text', 'fail', 'hang', 'tool', 'delay']
 const LOADS: readonly string[] = ['ok', 'slow', 'fail', 'hang']
@@ -307,6 +370,7 @@ function count(v: unknown, path: string, min = 0): void {
 function validateAction(a: unknown, path: string): void {
   if (!isObject(a) || !ACTIONS.includes(a.do)) fail(path, `expected an action {do: ${ACTIONS.join('|')}}, got ${JSON.stringify(a)}`)
   if (a.do === 'op') validateOperation(a.op, `${path}.op`)
+  if (a.do === 'wait') str(a.gate, `${path}.gate`)
 }
 
 const FILTER_VALUES: Readonly<Record<string, readonly unknown[]>> = {
@@ -366,8 +430,9 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   if (!(OPERATION_KINDS as readonly string[]).includes(o.op)) fail(`${path}.op`, `unknown operation ${JSON.stringify(o.op)}; expected one of ${OPERATION_KINDS.join(', ')}`)
   switch (o.op) {
     case 'abortSignal': str(o.signal, `${path}.signal`); return
+    case 'openGate': str(o.gate, `${path}.gate`); return
     case 'unloadOwner': str(o.owner, `${path}.owner`); return
-    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': return
+    case 'unloadFactory': case 'shutdown': case 'restart': case 'crash': case 'pause': return
     default: str(o.session, `${path}.session`)
   }
   if (o.op === 'create' || o.op === 'resume') {
@@ -381,6 +446,9 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   if ((o.op === 'followup' || o.op === 'steer' || o.op === 'inject' || o.op === 'queue') && o.mutate !== undefined && o.mutate !== true) {
     fail(`${path}.mutate`, `expected true or absent, got ${JSON.stringify(o.mutate)}`)
   }
+  if ((o.op === 'followup' || o.op === 'steer' || o.op === 'inject' || o.op === 'queue') && o.handle !== undefined && o.handle !== true) {
+    fail(`${path}.handle`, `expected true or absent, got ${JSON.stringify(o.handle)}`)
+  }
   if (o.op === 'remove' && o.which !== undefined && !WHICH.includes(o.which)) fail(`${path}.which`, `expected one of ${WHICH.join('|')}, got ${JSON.stringify(o.which)}`)
   if (o.op === 'boundary') {
     if (!Array.isArray(o.ops)) fail(`${path}.ops`, 'expected an array of operations')
@@ -390,8 +458,30 @@ export function validateOperation(o: unknown, path: string): asserts o is Operat
   if (o.op === 'resend' && o.via !== undefined && o.via !== 'followup' && o.via !== 'inject') fail(`${path}.via`, `expected followup|inject, got ${JSON.stringify(o.via)}`)
 }
 
-/** Validate a parsed program; throws a {@link ProgramError} naming the bad field. */
+/** Programs read from saved run files (see {@link markRecorded}). */
+const RECORDED = new WeakSet<object>()
+
+/**
+ * Mark a program read from a saved run file: it ran once and its trace is recorded, so validation
+ * checks only its shape from now on (it may predate the reference rules; a replay must reproduce it).
+ */
+export function markRecorded(p: Program): void {
+  RECORDED.add(p)
+}
+
+/**
+ * Validate a parsed program; throws a {@link ProgramError} naming the bad field: a malformed one,
+ * or a name nothing in the program defines (an owner, a session id, a signal, an entered stub, a
+ * session event type: `references.ts`). A program {@link markRecorded} from a run file is checked
+ * for its shape only.
+ */
 export function validateProgram(p: unknown): asserts p is Program {
+  validateProgramShape(p)
+  if (!RECORDED.has(p)) checkReferences(p, fail)
+}
+
+/** Validate a program's shape only (every field well formed), not what its names refer to. */
+export function validateProgramShape(p: unknown): asserts p is Program {
   if (!isObject(p)) fail('', 'expected an object')
   if (p.v !== PROGRAM_VERSION) fail('.v', `expected version ${PROGRAM_VERSION}, got ${JSON.stringify(p.v)}`)
   if (!Array.isArray(p.actors) || p.actors.length === 0) fail('.actors', 'expected a non-empty array of actors')
@@ -424,7 +514,27 @@ export function validateProgram(p: unknown): asserts p is Program {
   for (const [id, l] of Object.entries(env.loads ?? {})) {
     if (!isObject(l) || !LOADS.includes((l as any).load)) fail(`.env.loads.${id}.load`, `expected one of ${LOADS.join('|')}`)
     if ((l as any).load === 'slow') count((l as any).steps, `.env.loads.${id}.steps`)
+    if ((l as any).gate !== undefined) {
+      if ((l as any).load === 'hang') fail(`.env.loads.${id}.gate`, 'a hanging load never finishes: a gate applies to ok, slow and fail loads')
+      str((l as any).gate, `.env.loads.${id}.gate`)
+    }
   }
+  if (env.preparations !== undefined) {
+    if (!isObject(env.preparations)) fail('.env.preparations', 'expected an object of {steps?, gate?, onRelease?} per session id')
+    for (const [id, spec] of Object.entries(env.preparations)) {
+      const path = `.env.preparations.${id}`
+      if (!isObject(spec)) fail(path, 'expected {steps?, gate?, onRelease?}')
+      for (const key of Object.keys(spec)) if (!['steps', 'gate', 'onRelease'].includes(key)) fail(`${path}.${key}`, 'unknown field; expected steps, gate or onRelease')
+      if (spec.steps !== undefined) count(spec.steps, `${path}.steps`)
+      if (spec.gate !== undefined) str(spec.gate, `${path}.gate`)
+      // (a throw would escape the release, which the contract makes synchronous and idempotent, §1.4)
+      if (spec.onRelease !== undefined) {
+        if (!isObject(spec.onRelease) || spec.onRelease.do !== 'op') fail(`${path}.onRelease`, `a release plays an operation: expected {do: 'op', op}, got ${JSON.stringify(spec.onRelease)}`)
+        validateAction(spec.onRelease, `${path}.onRelease`)
+      }
+    }
+  }
+  if (env.persistence !== undefined && env.persistence !== false) fail('.env.persistence', `expected false or absent, got ${JSON.stringify(env.persistence)}`)
   if (env.persisted !== undefined) {
     if (!Array.isArray(env.persisted)) fail('.env.persisted', 'expected an array of {id, events}')
     env.persisted.forEach((s: unknown, i: number) => {

@@ -26,6 +26,14 @@ export interface DfsOptions {
 }
 
 /**
+ * A run that was not a replay of the previous run's prefix: the program or the code under test is
+ * not deterministic (a factory keeping state across runs), so the exhaustive search cannot go on.
+ */
+export class DfsNondeterminismError extends Error {
+  override readonly name = 'DfsNondeterminismError'
+}
+
+/**
  * Enumerate every schedule (within the preemption bound) once, then report
  * exhaustion from `beginRun()`.
  *
@@ -33,7 +41,7 @@ export interface DfsOptions {
  * value `0 .. n-1`, so faults chosen through `random` are enumerated along with
  * the interleavings.
  *
- * @throws Error from `pick`/`random` when a run is not a replay of the previous
+ * @throws DfsNondeterminismError from `pick`/`random` when a run is not a replay of the previous
  *   run's prefix (a different number of options at the same level): the
  *   program is not deterministic, and exhaustive search would be meaningless.
  */
@@ -59,7 +67,7 @@ export function dfs(options: DfsOptions = {}): Strategy {
   const choose = (count: number, what: string): number => {
     if (depth < choices.length) {
       if (counts[depth] !== count) {
-        throw new Error(
+        throw new DfsNondeterminismError(
           `dfs: nondeterministic program: choice ${depth} (${what}) had ${counts[depth]} options in the previous run and ${count} now; exhaustive search needs a deterministic program`,
         )
       }

@@ -6,7 +6,7 @@
 export type { PendingPoint, PickContext, Strategy } from './strategy.js'
 export { random, type RandomOptions } from './random.js'
 export { pct, DEFAULT_STEP_ESTIMATE, type PctOptions } from './pct.js'
-export { dfs, type DfsOptions } from './dfs.js'
+export { dfs, DfsNondeterminismError, type DfsOptions } from './dfs.js'
 export { replay, ReplayDivergenceError } from './replay.js'
 export { portfolio, type PortfolioOptions } from './portfolio.js'
 export { guidedReplay, defaultChoice, countPreemptions, type GuidedMatch, type GuidedOptions, type GuidedStep, type GuidedStrategy } from './guided.js'

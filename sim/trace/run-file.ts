@@ -10,7 +10,7 @@ import type { DecisionLog } from './decision-log.js'
 import { validateDecisionLog } from './decision-log.js'
 import type { RunOutcome } from '../engine/index.js'
 import type { Program } from '../program/program.js'
-import { validateProgram } from '../program/program.js'
+import { markRecorded, validateProgramShape } from '../program/program.js'
 import type { RunResult } from '../run.js'
 
 /** The run file format version. */
@@ -95,7 +95,10 @@ export function validateRunFile(value: any, source = 'run file'): RunFile {
   if (value.adapter !== undefined && (typeof value.adapter !== 'string' || value.adapter.length === 0)) throw new RunFileError(`${source}: .adapter must be a non-empty string (the adapter module) when present`)
   if (value.adapterName !== undefined && typeof value.adapterName !== 'string') throw new RunFileError(`${source}: .adapterName must be a string when present`)
   try {
-    validateProgram(value.program)
+    // A recorded run replays as it ran: its program's shape is checked, not its references (a run
+    // file may predate the reference rules of validateProgram).
+    validateProgramShape(value.program)
+    markRecorded(value.program)
     validateDecisionLog(value.decisions)
   } catch (error) {
     throw new RunFileError(`${source}: ${(error as Error).message}`)

@@ -53,6 +53,11 @@ export type TraceEntry =
       noMessageId?: string
       /** About a stub agent the program entered directly (`enter`): its registry edges belong to no lifecycle. */
       stub?: true
+      /**
+       * A `stale` event that came after the program sent to the disposed agent through a kept handle
+       * (an input operation with `handle`): what follows such a send is unspecified (§12 Q3).
+       */
+      sentAfterDisposal?: true
     }
   | {
       k: 'append'; i: number; d: number; id: string; seq: number; type: string; data: unknown; snap: Snapshot; world: number
@@ -75,8 +80,12 @@ export type TraceEntry =
     }
   | {
       k: 'final'; i: number; d: number; world: number; snap: Snapshot
-      /** Sessions that grew after they left the store (an append after teardown resolved, §5.3). */
-      late: readonly { id: string; detached: number; final: number }[]
+      /**
+       * Sessions that grew after they left the store (an append after teardown resolved, §5.3); `sent`
+       * is the length when the program first sent to the disposed agent through a kept handle (what
+       * follows that send is unspecified, §12 Q3).
+       */
+      late: readonly { id: string; detached: number; final: number; sent?: number }[]
     }
 
 /** What a quiescence probe saw of one live agent, through its public surface. */
@@ -123,6 +132,52 @@ export interface QuiescentProbe {
   readonly detached?: readonly { readonly id: string; readonly status: string }[]
 }
 
+/**
+ * What a fact says (see {@link Fact}):
+ * - `sync`: operation `op`'s synchronous part recorded entries `ref` up to `at` (exclusive), and the
+ *   facts from the `n`th up to this one;
+ * - `from`: the inline operation `op` was made from the dispatch of entry `ref` (-1: not a dispatch
+ *   the world recorded), by `note` (`listener`, `abort`, `commit`, `disposer`, `minting`, `tool`);
+ * - `own`: the creation or stub of invoke `op` holds agent object `n` and session object `ref`
+ *   (serials), as `note` saw it (`setup`: the setup's `agentCtx`, `handle`: the resolved handle,
+ *   `stub`: a stub the program registered or entered);
+ * - `subject`: entry `ref` (a registry edge, or an operation's invoke) is about object `n`;
+ * - `abort`: the activity signal `n` of agent `id` aborted here; `note` is `<where seen>:<reason kind>`,
+ *   with `:before` when it was already aborted when first seen;
+ * - `hang`: an injected hang `note` of `id` began (`n` 1) or was left by an abort (`n` 0);
+ * - `tail`: a listener's asynchronous tail (`slow`, `reject`, `wait`) of the dispatch of entry `ref`
+ *   (or -1) about `id` began (`n` 1, at its listener's mark) or ended (`n` 0, where its promise
+ *   settles); `note` is the listener's label;
+ * - `fault`: an injected throw `note` (a listener's, a minting observer's, a commit's) about `id`
+ *   was raised here, in the dispatch of entry `ref` (or -1), or in the commit of creation `op`: a
+ *   creation it fails begins its rollback here.
+ */
+export type FactKind = 'sync' | 'from' | 'own' | 'subject' | 'abort' | 'hang' | 'fault' | 'tail'
+
+/**
+ * A fact the world knew and the entries do not say, kept beside them (like the probes: out of the
+ * trace hash and the rendering). One shape for every kind, every key always present (-1 or '' when
+ * unused), so the engine keeps one hidden class for them.
+ */
+export interface Fact {
+  readonly k: FactKind
+  /** Entries recorded before it: it sits between entry `at - 1` and entry `at`. */
+  readonly at: number
+  /** Decisions taken before it. */
+  readonly d: number
+  readonly world: number
+  /** The invoke entry of the operation it is about, or -1. */
+  readonly op: number
+  /** A second entry index or serial (kind-specific), or -1. */
+  readonly ref: number
+  /** An object serial or a count (kind-specific), or -1. */
+  readonly n: number
+  /** The session id it is about, or ''. */
+  readonly id: string
+  /** Kind-specific text, or ''. */
+  readonly note: string
+}
+
 /** Distributes `Omit` over a union. */
 type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never
 
@@ -135,6 +190,8 @@ export interface Trace {
   readonly entries: readonly TraceEntry[]
   /** The quiescence probes of the run, in order (absent in traces recorded without them). */
   readonly probes?: readonly QuiescentProbe[]
+  /** The facts of the run, in order (absent in traces recorded without them: the checkers then decline what they decide). */
+  readonly facts?: readonly Fact[]
 }
 
 /** Trace entries a run may record: honest runs record a few hundred; a runaway is ended long before memory runs out. */
@@ -145,13 +202,16 @@ export class TraceRecorder {
   readonly entries: TraceEntry[] = []
   #overflow: string | undefined
   readonly probes: QuiescentProbe[] = []
+  readonly facts: Fact[] = []
 
   /**
    * @param decisions how many decisions the run has taken so far (stamped on each entry).
    * @param maxEntries the cap: past it entries are dropped and {@link overflow} says so (a runaway
    *   run must not exhaust memory before the scheduler can end it as a livelock).
+   * @param recordFacts whether the world records {@link Fact}s (and watches what they need);
+   *   off, a run records the same entries and no fact.
    */
-  constructor(private readonly decisions: () => number = () => 0, private readonly maxEntries = DEFAULT_MAX_TRACE_ENTRIES) {}
+  constructor(private readonly decisions: () => number = () => 0, private readonly maxEntries = DEFAULT_MAX_TRACE_ENTRIES, readonly recordFacts = true) {}
 
   /** Why the trace stopped recording (it outgrew its cap), if it did. */
   get overflow(): string | undefined {
@@ -185,8 +245,17 @@ export class TraceRecorder {
     this.probes.push(stamped)
   }
 
+  /**
+   * Record a fact (see {@link Fact}), stamped with the entries and decisions so far. Positional, so
+   * every fact is built with its keys in one order; capped like the entries, counted apart.
+   */
+  fact(k: FactKind, world: number, op: number, ref: number, n: number, id: string, note: string): void {
+    if (!this.recordFacts || this.facts.length >= this.maxEntries) return
+    this.facts.push({ k, at: this.entries.length, d: this.decisions(), world, op, ref, n, id, note })
+  }
+
   toTrace(): Trace {
-    return { v: TRACE_VERSION, entries: this.entries, probes: this.probes }
+    return this.recordFacts ? { v: TRACE_VERSION, entries: this.entries, probes: this.probes, facts: this.facts } : { v: TRACE_VERSION, entries: this.entries, probes: this.probes }
   }
 }
 

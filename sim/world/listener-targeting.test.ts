@@ -26,7 +26,7 @@ const observed = (entries: readonly TraceEntry[]): string[] => {
   return out
 }
 const withListener = (l: ListenerSpec, ...ops: Operation[]): Program => ({ v: 1, actors: one({ op: 'create', session: 's1' }, ...ops), env: { listeners: [l] } })
-const noop: ListenerSpec['action'] = { do: 'op', op: { op: 'whenIdle', session: 's2' } }
+const noop: ListenerSpec['action'] = { do: 'op', op: { op: 'pause' } }
 
 describe('listener targeting', () => {
   it('nth: the listener acts first on the nth matching occurrence, then `times` times in all', async () => {
@@ -68,7 +68,7 @@ describe('listener targeting', () => {
     const turns = entries.flatMap((e) => (e.k === 'append' && e.type === 'turn/end' ? [JSON.stringify(e.data)] : []))
     expect(turns).toEqual(['{"turn":1,"reason":{"kind":"aborted","reason":{"kind":"user"}}}', '{"turn":2,"reason":{"kind":"completed"}}'])
     // A maintenance task observes its own signal's abort too.
-    const maintenance = await run({ v: 1, actors: [{ id: 'a1', ops: [build.create('s1'), build.runMaintenance('s1', 2, { onAbort: build.act(build.inject('s1')) })] }, { id: 'a2', ops: [build.whenIdle('s2'), build.whenIdle('s2'), build.whenIdle('s2'), build.cancel('s1')] }] }, 5)
+    const maintenance = await run({ v: 1, actors: [{ id: 'a1', ops: [build.create('s1'), build.runMaintenance('s1', 2, { onAbort: build.act(build.inject('s1')) })] }, { id: 'a2', ops: [build.pause(), build.pause(), build.pause(), build.cancel('s1')] }] }, 5)
     const maintenanceOrder = maintenance.flatMap((e) => (e.k === 'invoke' ? [e.what] : []))
     expect(maintenanceOrder).toContain('inject(s1) from a1:runMaintenance(s1):abort')
   })

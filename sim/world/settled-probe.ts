@@ -12,13 +12,16 @@ import type { WorldHost } from './world-host.js'
 
 /** Takes the probes of one world (and its successors after restarts). */
 export class SettledProbe {
-  /** A pending `whenIdle()` asked of each agent, kept until it settles. */
-  readonly #idleProbes = new WeakMap<Agent, { settled: boolean }>()
+  /** A pending `whenIdle()` asked of each agent, kept until it settles, with the agent's news when asked. */
+  readonly #idleProbes = new WeakMap<Agent, { settled: boolean; news: number }>()
   /** The trace length at the last probe: nothing happened since, nothing to record. */
   #probedAt = -1
 
-  /** `openTurns`: per live session, whether its log leaves a turn open (the world keeps it from the appends it observes). */
-  constructor(private readonly world: WorldHost, private readonly openTurns: WeakMap<Session, boolean>) {}
+  /**
+   * `openTurns`: per live session, whether its log leaves a turn open (the world keeps it from the
+   * appends it observes); `news`: how many events about an agent the world observed so far.
+   */
+  constructor(private readonly world: WorldHost, private readonly openTurns: WeakMap<Session, boolean>, private readonly news: (agent: Agent) => number = () => 0) {}
 
   /**
    * A quiescence probe (the scheduler calls it each time the process has settled): per live agent
@@ -26,10 +29,12 @@ export class SettledProbe {
    * whether a `whenIdle()` settles; live sessions whose persisted log differs from theirs; held
    * handles whose agent left the registry but does not read idle. Reads only the public contract.
    *
-   * `whenIdle()` is asked of an idle agent only when something could be left behind (pending input,
-   * a turn its log leaves open) or at the run's last probe, and once per activity of a running one
-   * (a pending call is kept until it settles): its settling costs a few microtasks, and one more
-   * real turn only when an idle agent's has not settled by then.
+   * `whenIdle()` is asked of an idle agent when something could be left behind (pending input, a
+   * turn its log leaves open), at the run's last probe, and once more whenever something happened to
+   * it since it was last asked (an event of it or of its session: with nothing new, the answer is
+   * the one it gave); and once per activity of a running one (a pending call is kept until it
+   * settles). Its settling costs a few microtasks, and one more real turn only when an idle agent's
+   * has not settled by then.
    */
   take(turn: () => Promise<void>, last: boolean): Promise<void> | undefined {
     if (this.world.trace.entries.length === this.#probedAt && !last) return undefined
@@ -61,10 +66,11 @@ export class SettledProbe {
         maintenance: (this.world.maintaining.get(agent) ?? 0) > 0, probe: undefined, fresh: false,
       }
       rows.push(row)
-      if (!(status === 'running' || last || row.nextTurn || row.nextStep || this.openTurns.get(agent.session) === true)) continue
       let probe = this.#idleProbes.get(agent)
+      const news = this.news(agent)
+      if (!(status === 'running' || last || row.nextTurn || row.nextStep || this.openTurns.get(agent.session) === true || probe === undefined || !probe.settled || probe.news !== news)) continue
       if (probe === undefined || probe.settled) {
-        const p = { settled: false }
+        const p = { settled: false, news }
         probe = p
         row.fresh = asked = true
         this.#idleProbes.set(agent, p)
@@ -111,7 +117,8 @@ export class SettledProbe {
     let detached: { id: string; status: string }[] | undefined
     for (const [id, handle] of this.world.handles) {
       try {
-        if (this.world.ctx.agents.get(id) === handle.agent) continue
+        // (what a disposed agent does after the program sent to it through a kept handle is unspecified, §12 Q3)
+        if (this.world.ctx.agents.get(id) === handle.agent || this.world.sentAfterDisposal(handle.agent)) continue
         const status = String(handle.agent.status)
         if (status !== 'idle') (detached ??= []).push({ id, status })
       } catch { /* unreadable */ }
@@ -132,7 +139,7 @@ interface ProbeRow {
   readonly nextStep: string[] | undefined
   readonly maintenance: boolean
   /** The `whenIdle()` asked of it, when a check needs it. */
-  probe: { settled: boolean } | undefined
+  probe: { settled: boolean; news: number } | undefined
   /** Asked in this probe. */
   fresh: boolean
 }

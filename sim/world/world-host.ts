@@ -43,7 +43,13 @@ export interface BehaviourHooks {
 
 /** What behaviours ask of the operations: perform one inline, from inside a dispatch. */
 export interface InlineOperations {
-  inline(op: Operation, origin: string): void
+  /**
+   * `from`: the entry of the dispatch it is made from (-1: none the world recorded); `kind`: what
+   * made it (`listener`, `abort`, `commit`, `disposer`, `minting`, `tool`), for its `from` fact.
+   */
+  inline(op: Operation, origin: string, from?: number, kind?: string): void
+  /** The invoke entry of a create or resume transaction, or -1. */
+  invokeOf(tx: string): number
 }
 
 /** One simulated process and its successors, as seen by what acts in it. */
@@ -57,6 +63,8 @@ export interface WorldHost {
   readonly generation: number
   readonly handles: Map<SessionId, AgentHandle>
   readonly handleOwners: Map<SessionId, { readonly name: string; readonly ctx: Context }>
+  /** Per actor, the handle its own latest create or resume of each id returned, kept after disposal (this process). */
+  readonly keptHandles: Map<string, Map<SessionId, AgentHandle>>
   readonly stubs: Map<SessionId, Disposer>
   readonly entered: Map<SessionId, StubEntry[]>
   readonly persistedMarked: Set<SessionId>
@@ -77,6 +85,27 @@ export interface WorldHost {
   crash(): Promise<Snapshot>
   crashed(generation: number): boolean
   crashedAt(generation: number): Promise<void>
+  /**
+   * A send through a kept handle is about to reach `agent`: whether its `agent/disposed` was already
+   * observed. If so, what the agent does from now on follows a send after disposal (§12 Q3): its
+   * later events and its detached session's growth are recorded as such.
+   */
+  sendingAfterDisposal(agent: Agent): boolean
+  /** Whether the program sent to `agent` through a kept handle after its `agent/disposed` (§12 Q3). */
+  sentAfterDisposal(agent: Agent): boolean
+  /**
+   * Wait on the named gate: marks `gate:<name> wait <who>` and resolves once an `openGate` opened it
+   * (at once if it is open already). Gates belong to the run, not to one process.
+   */
+  gate(name: string, who: string, generation: number): Promise<void>
+  /** Open the named gate (marks `gate:<name> open` the first time); false if it was open already. */
+  openGate(name: string): boolean
   point(label: string, actor: string, generation?: number): Promise<void>
   nextTx(): string
+  /** The serial of an object the world records facts about (`Fact`). */
+  serial(o: object): number
+  /** The entry of the dispatch a listener's arguments belong to, or -1. */
+  dispatchOf(args: readonly unknown[]): number
+  /** Record an `abort` fact when this activity signal of agent `id` aborts (`source`: where it was handed over). */
+  watchAbort(signal: AbortSignal | undefined, id: string, source: string): void
 }

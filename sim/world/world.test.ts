@@ -67,15 +67,14 @@ describe('world: determinism and replay', () => {
 
 describe('world: exhaustive exploration', () => {
   it('dfs on a 2-actor, 3-point program enumerates exactly the interleavings counted by hand', async () => {
-    // Actor a has 2 points (its operation's point, then the inject's point); b has 1. With the
-    // operations `inject` (no setup, no model) each op is exactly one scheduling point:
-    //   a: [a:inject#1, a:inject#2]   b: [b:inject]
+    // Actor a has 2 points (one per operation); b has 1. A `pause` is exactly one scheduling point:
+    //   a: [a:pause#1, a:pause#2]   b: [b:pause]
     // Interleavings of a sequence of 2 with a sequence of 1: C(3,1) = 3.
     const program: Program = {
       v: 1,
       actors: [
-        { id: 'a', ops: [{ op: 'inject', session: 'x' }, { op: 'inject', session: 'x' }] },
-        { id: 'b', ops: [{ op: 'inject', session: 'x' }] },
+        { id: 'a', ops: [{ op: 'pause' }, { op: 'pause' }] },
+        { id: 'b', ops: [{ op: 'pause' }] },
       ],
     }
     const strategy = dfs({ preemptionBound: 10 })
@@ -85,9 +84,9 @@ describe('world: exhaustive exploration', () => {
       seen.add(result.decisions.decisions.map((d) => (d.kind === 'pick' ? d.label : d.kind)).join(' '))
     }
     expect([...seen].sort()).toEqual([
-      'a:inject(x) a:inject(x) b:inject(x)',
-      'a:inject(x) b:inject(x) a:inject(x)',
-      'b:inject(x) a:inject(x) a:inject(x)',
+      'a:pause a:pause b:pause',
+      'a:pause b:pause a:pause',
+      'b:pause a:pause a:pause',
     ])
   })
 })

@@ -27,6 +27,8 @@ import type { InboxSnapshot, Snapshot, TraceRecorder } from '../trace/trace.js'
 import { never } from './never.js'
 import { SettledProbe } from './settled-probe.js'
 import { cut, errorText } from '../trace/bounded-text.js'
+import { GATE_MARK } from './surface-marks.js'
+import { Gates } from './gates.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -62,6 +64,8 @@ export class World implements WorldHost {
    * the invoke entry states it, and its context), in this process.
    */
   readonly handleOwners = new Map<SessionId, { readonly name: string; readonly ctx: Context }>()
+  /** Per actor, the handle its own latest create or resume of each id returned, kept after disposal (this process). */
+  readonly keptHandles = new Map<string, Map<SessionId, AgentHandle>>()
   /** Disposers of the stub agents registered by `register` operations, in this process. */
   readonly stubs = new Map<SessionId, Disposer>()
   /** Stubs entered by `enter` operations, per id in enter order, in this process. */
@@ -73,6 +77,13 @@ export class World implements WorldHost {
   readonly #detached = new Map<Session, number>()
   /** Agents whose `agent/disposed` was observed: their later events belong to no lifecycle. */
   readonly #retired = new WeakSet<Agent>()
+  /** Retired agents the program sent to through a kept handle (§12 Q3): their later events are flagged so. */
+  readonly #sentAfterDisposal = new WeakSet<Agent>()
+  /**
+   * Sessions whose disposed agent the program sent to through a kept handle, with their length at
+   * the first such send after the session's own detach (-1 while it is not detached yet).
+   */
+  readonly #sentAt = new Map<Session, number>()
   /** Stub agents the program registered (`register`): not drivers, so probes leave them out. */
   readonly stubAgents = new WeakSet<Agent>()
   /** Stub agents the program entered (`enter`): their events are marked as the stub's. */
@@ -88,11 +99,22 @@ export class World implements WorldHost {
   /** Generations that crashed, each with the resolver of {@link crashedAt}'s promise. */
   readonly #crashed = new Set<number>()
   readonly #crashSignals = new Map<number, { promise: Promise<void>; resolve: () => void }>()
+  /** The program's gates (`openGate`, `wait`, gated loads and preparations), for the whole run. */
+  readonly #gates = new Gates()
   /** The restart in flight of each process generation: a second restart of that process joins it. */
   readonly #restarts = new Map<number, Promise<void>>()
   #ids = 0
   #tx = 0
   #messages = 0
+  /** A number per object the world has recorded a fact about, in the order it first saw them. */
+  readonly #serials = new WeakMap<object, number>()
+  #serial = 0
+  /** Per dispatched payload (an event's argument), the entry that recorded its dispatch. */
+  readonly #dispatches = new WeakMap<object, number>()
+  /** Activity signals watched for their abort. */
+  readonly #watched = new WeakSet<AbortSignal>()
+  /** Per agent, how many events about it (its own, its session's appends) the world observed. */
+  readonly #news = new WeakMap<Agent, number>()
 
   private constructor(options: WorldOptions) {
     this.program = options.program
@@ -114,7 +136,7 @@ export class World implements WorldHost {
   static async create(options: WorldOptions): Promise<World> {
     const world = new World(options)
     await world.#start()
-    const probe = new SettledProbe(world, world.#openTurns)
+    const probe = new SettledProbe(world, world.#openTurns, (agent) => world.#news.get(agent) ?? 0)
     options.port.onSettled?.((turn, last) => probe.take(turn, last))
     return world
   }
@@ -202,6 +224,7 @@ export class World implements WorldHost {
     this.generation++
     this.handles.clear()
     this.handleOwners.clear()
+    this.keptHandles.clear()
     this.stubs.clear()
     this.entered.clear()
     this.signals.clear()
@@ -237,6 +260,61 @@ export class World implements WorldHost {
     return this.port.point(label, actor).then(() => this.#crashed.has(generation) ? never() : undefined)
   }
 
+  /** The serial of an object (an agent, a session, a signal): a number the first time the world sees it. */
+  serial(o: object): number {
+    let n = this.#serials.get(o)
+    if (n === undefined) this.#serials.set(o, (n = ++this.#serial))
+    return n
+  }
+
+  /** The entry that recorded the dispatch a listener's arguments belong to, or -1. */
+  dispatchOf(args: readonly unknown[]): number {
+    const payload = (args.length > 1 && typeof args[1] === 'object' ? args[1] : args[0]) as object | undefined
+    return (typeof payload === 'object' && payload !== null ? this.#dispatches.get(payload) : undefined) ?? -1
+  }
+
+  /**
+   * Watch an activity signal of agent `id` handed to the world (`source`: a model request, a
+   * maintenance task, a `turn-stopping` or `pre-step` payload) and record an `abort` fact when it
+   * aborts: a passive listener, synchronous inside the abort, so the fact sits in the span of
+   * whatever aborted it. A signal already aborted is recorded at once, marked `:before`.
+   */
+  watchAbort(signal: AbortSignal | undefined, id: string, source: string): void {
+    if (!this.trace.recordFacts || signal === undefined || typeof signal.addEventListener !== 'function' || this.#watched.has(signal)) return
+    this.#watched.add(signal)
+    const generation = this.generation
+    const record = (suffix: string): void => {
+      if (this.#crashed.has(generation)) return
+      const kind = (signal.reason as { kind?: unknown } | undefined)?.kind
+      this.trace.fact('abort', generation, -1, -1, this.serial(signal), id, `${source}:${typeof kind === 'string' ? kind : 'other'}${suffix}`)
+    }
+    if (signal.aborted) record(':before')
+    else signal.addEventListener('abort', () => record(''), { once: true })
+  }
+
+  sendingAfterDisposal(agent: Agent): boolean {
+    if (!this.#retired.has(agent)) return false
+    this.#sentAfterDisposal.add(agent)
+    let session: Session
+    try { session = agent.session } catch { return true }
+    // (a session not detached yet, the send made between its agent's and its own disposal: from then)
+    if (!this.#sentAt.has(session)) this.#sentAt.set(session, this.#detached.has(session) ? session.seq : -1)
+    return true
+  }
+
+  sentAfterDisposal(agent: Agent): boolean { return this.#sentAfterDisposal.has(agent) }
+
+  gate(name: string, who: string, generation: number): Promise<void> {
+    this.trace.mark(`${GATE_MARK}${name} wait ${who}`, generation)
+    return this.#gates.wait(name)
+  }
+
+  openGate(name: string): boolean {
+    if (!this.#gates.open(name)) return false
+    this.trace.mark(`${GATE_MARK}${name} open`, this.generation)
+    return true
+  }
+
   /** A fresh transaction id for a create/resume invocation. */
   nextTx(): string {
     return `t${++this.#tx}`
@@ -247,11 +325,13 @@ export class World implements WorldHost {
    * for a crashed process: it never finished its teardowns).
    */
   recordFinal(crashed = false): void {
-    const late: { id: string; detached: number; final: number }[] = []
+    const late: { id: string; detached: number; final: number; sent?: number }[] = []
     for (const [session, detached] of this.#detached) {
-      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq })
+      const sent = this.#sentAt.get(session)
+      if (!crashed && session.seq !== detached) late.push({ id: session.id, detached, final: session.seq, ...(sent === undefined || sent < 0 ? {} : { sent }) })
     }
     this.#detached.clear()
+    this.#sentAt.clear()
     this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
   }
 
@@ -273,6 +353,12 @@ export class World implements WorldHost {
       disk: this.disk,
       beforeLoad: (id, signal) => world.behaviours.load(id, signal, generation),
       ...(this.program.env?.minting?.length ? { scopeCreated: this.#minting() } : {}),
+      // Only for a program that asks: the hooks wrap every load, which older programs' traces never had.
+      ...(this.program.env?.preparations ? {
+        prepared: (id: SessionId) => world.behaviours.prepared(id, generation),
+        afterLoad: (id: SessionId) => world.behaviours.afterLoad(id, generation),
+      } : {}),
+      ...(this.program.env?.persistence === false ? { persistence: false } : {}),
     })
     this.#observe(this.process)
     for (const effect of this.program.env?.effects ?? []) {
@@ -302,6 +388,21 @@ export class World implements WorldHost {
   }
 
   /**
+   * The facts of an event just recorded: its dispatch (for the operations its listeners make), the
+   * object a registry edge is about (a stub the program registered is named so), and the activity
+   * signal a `turn-stopping` payload hands over.
+   */
+  #eventFacts(name: string, payload: any, agent: Agent | undefined, id: string, generation: number): void {
+    const at = this.trace.entries.length - 1
+    if (typeof payload === 'object' && payload !== null) this.#dispatches.set(payload, at)
+    if (EDGES.has(name)) {
+      const subject: unknown = name.startsWith('session/') ? payload : agent
+      if (typeof subject === 'object' && subject !== null) this.trace.fact('subject', generation, -1, at, this.serial(subject), id, agent !== undefined && this.stubAgents.has(agent) ? 'stub' : '')
+    }
+    if (name === 'agent/turn-stopping') this.watchAbort(payload?.signal, id, 'turn-stopping')
+  }
+
+  /**
    * Observers of every event, before any program listener can veto it, for the whole life of the
    * process (shutdown included).
    */
@@ -317,15 +418,21 @@ export class World implements WorldHost {
           if (b.type === 'turn/start') this.#openTurns.set(session, true)
           else if (b.type === 'turn/end') this.#openTurns.set(session, false)
           const agent = this.ctx.agents.get(session.id)
+          if (agent) this.#news.set(agent, (this.#news.get(agent) ?? 0) + 1)
           const inbox = b.type === 'agent/inbox/spliced' && agent ? inboxSnapshot(agent) : undefined
           this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, ...(inbox ? { inbox } : {}) })
+          if (this.trace.recordFacts && typeof b === 'object' && b !== null) this.#dispatches.set(b, this.trace.entries.length - 1)
           return
         }
         const id: string = name.startsWith('session/') ? a.id : a.agent.id
-        if (name === 'session/disposed') this.#detached.set(a as Session, (a as Session).seq)
+        if (name === 'session/disposed') {
+          this.#detached.set(a as Session, (a as Session).seq)
+          if (this.#sentAt.get(a as Session) === -1) this.#sentAt.set(a as Session, (a as Session).seq)
+        }
         // An agent still emitting after its own agent/disposed is detached: its events must not be
         // attributed to a successor lifecycle of the same id (registry edges keep their own checks).
         const agent = name.startsWith('agent/') ? (a.agent as Agent | undefined) : undefined
+        if (agent) this.#news.set(agent, (this.#news.get(agent) ?? 0) + 1)
         const stale = agent !== undefined && name !== 'agent/disposed' && name !== 'agent/created' && this.#retired.has(agent)
         if (name === 'agent/disposed' && agent) this.#retired.add(agent)
         const message = name.startsWith('agent/inbox/') ? inboxMessageId(a) : undefined
@@ -341,8 +448,9 @@ export class World implements WorldHost {
         this.trace.add({
           k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
           ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
-          ...(stub ? { stub: true as const } : {}),
+          ...(stub ? { stub: true as const } : {}), ...(stale && this.#sentAfterDisposal.has(agent!) ? { sentAfterDisposal: true as const } : {}),
         })
+        if (this.trace.recordFacts) this.#eventFacts(name, a, agent, id, generation)
         if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
         if (name === 'session/created' && (a as Session).seq > 0) {
           // Published with history (resumed or seeded): record the durable log and the restored inbox.
@@ -361,6 +469,9 @@ export class World implements WorldHost {
     }
   }
 }
+
+/** The registry edges: their subject is recorded by object, which names it beyond its id. */
+const EDGES: ReadonlySet<string> = new Set(['session/created', 'agent/created', 'agent/session-start', 'agent/disposed', 'session/disposed'])
 
 /** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */
 export function inboxMessageId(payload: { message?: unknown } | undefined): { id?: string; missing?: string } {

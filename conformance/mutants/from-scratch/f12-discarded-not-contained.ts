@@ -6,8 +6,9 @@
  * throws out of its `inbox.clear()` after the first list's splice and before the abort: the
  * next-turn list stays pending and the running turn is never aborted. `inbox.remove`/`replace`
  * throw to their callers after committing, and the teardown's clear takes the §12 Q4 path.
- * Violates: X-CANCEL 153 (cancel mid-step drops the queued tail, one aborted turn; §1.9: every
- * `agent/*` notification but the creation edges is a contained emit; §5.4).
+ * Violates: AGENT-INBOX-TEST 125 (§1.9: every `agent/*` notification but the creation edges is a
+ * contained emit, so the cancel must not throw its listener's fault; `contained-emits.ts`), and
+ * X-CANCEL 153 (cancel mid-step drops the queued tail, one aborted turn; §5.4).
  * Realistic: `veto` and `contained` sit side by side on `ctx.events`, the creation edges use `veto`,
  * and a copied line keeps the wrong one; ordinary listeners never throw.
  * @module

@@ -44,10 +44,14 @@ const CAUGHT_BY_QUICK: Readonly<Record<string, string>> = {
   f22: 'AGENT-CREATE-RESUME 50',
 }
 
-/** Mutants certify misses and `fuzz --time 120s --seed 1` found: the shrunk run file it saved, and its clause. */
+/**
+ * Mutants `certify --profile quick` misses, with the shrunk run file that `certify --profile thorough`
+ * or `fuzz --time 120s --seed 1` saved, and its clause.
+ */
 const FOUND_BY_FUZZ: Readonly<Record<string, { readonly file: string; readonly clause: string }>> = {
   f03: { file: 'regressions/f03-signal-dropped-after-setup.json', clause: 'AGENT-PREPARE-PUBLISH 61' },
-  f12: { file: 'regressions/f12-discarded-not-contained.json', clause: 'AGENT-TEARDOWN-TEST 114' },
+  // (thorough's interaction program: a throwing agent/inbox/discarded listener while a cancel clears)
+  f12: { file: 'regressions/f12-discarded-not-contained.json', clause: 'AGENT-INBOX-TEST 125' },
 }
 
 /** Mutants nothing found yet, and the shape of program that shows the bug. */

@@ -69,7 +69,7 @@ export const SCRATCH_MUTANTS: readonly ScratchMutant[] = [
     description: 'an edit that removes and inserts notifies inserted before discarded',
   },
   {
-    id: 'f12', name: 'discarded-not-contained', clause: 'X-CANCEL 153',
+    id: 'f12', name: 'discarded-not-contained', clause: 'AGENT-INBOX-TEST 125',
     description: 'agent/inbox/discarded is a veto emit: a throwing listener escapes a cancel before it aborts',
   },
   {

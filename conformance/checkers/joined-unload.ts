@@ -1,0 +1,37 @@
+/**
+ * Boundaries that await an unload of their own process which another chain had already started
+ * (D69). §8 makes disposal memoized and releases "the *current* async chain's run" so that "a
+ * boundary whose chain itself started the unload must not wait on itself"; it does not say whether
+ * a later call that joins the memoized disposal releases its own chain too. Under the reading that
+ * it does not, such a boundary is drained by the very unload it awaits: the program's own deadlock
+ * (as awaiting one's own disposal is), so §9 137 and the unload's settling (98) are declined there,
+ * under a reason that names §8.
+ *
+ * Joining is read from the invokes: a `shutdown` or `restart` of process `w` invoked while another
+ * one of `w` was in flight (the world joins a second restart to the first; the registry's disposal
+ * is memoized for a shutdown).
+ * @module
+ */
+import type { TraceEntry } from '../../sim/trace/trace.js'
+import type { Analysis } from './analysis.js'
+
+type Invoke = Extract<TraceEntry, { k: 'invoke' }>
+
+const PROCESS_UNLOADS = new Set(['shutdown', 'restart'])
+
+const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
+
+/** The nested unload invokes (inside a boundary, never ended) that joined another chain's unload in flight. */
+export function joinedUnloads(a: Analysis): Invoke[] {
+  const endedAt = new Map<string, number>()
+  for (const e of a.entries) if (e.k === 'outcome' && !endedAt.has(key(e))) endedAt.set(key(e), e.i)
+  const out: Invoke[] = []
+  const inFlight: Invoke[] = []
+  for (const e of a.entries) {
+    if (e.k !== 'invoke' || !PROCESS_UNLOADS.has(e.spec.op)) continue
+    const nested = e.what.includes(' in ')
+    if (nested && !endedAt.has(key(e)) && inFlight.some((x) => x.world === e.world && (endedAt.get(key(x)) ?? Infinity) > e.i)) out.push(e)
+    inFlight.push(e)
+  }
+  return out
+}
