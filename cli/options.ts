@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ParseArgsConfig } from 'node:util'
-import { clauseNumberOf } from '../conformance/certify/plan.js'
+import { clauseNumberOf } from '../conformance/certify/clause-number.js'
 import { OutputError, UsageError } from './errors.js'
 import { EXIT } from './exit-codes.js'
 

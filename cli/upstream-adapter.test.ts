@@ -79,7 +79,7 @@ AsyncLocalStorage.prototype.run = function (...args) { ran.add(this); return run
 AsyncLocalStorage.prototype.disable = function () { disabled.add(this); return disable.call(this) }
 const kit = (p) => import(${JSON.stringify(`file://${KIT_ROOT}/dist/`)} + p)
 const { loadAdapter } = await kit('cli/adapter-loader.js')
-const { normalizeAdapter } = await kit('conformance/adapter.js')
+const { normalizeAdapter } = await kit('conformance/adapters/adapter.js')
 const { runProgram } = await kit('sim/run.js')
 const { random } = await kit('sim/strategies/index.js')
 const spec = ${JSON.stringify(ADAPTER)}

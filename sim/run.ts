@@ -28,6 +28,11 @@ export interface RunProgramOptions {
   /** Step budget (livelock bound). */
   budget?: number
   /**
+   * The caller vouches that `program` passes `validateProgram` (a campaign's generated and mutated
+   * programs do by construction): it is not validated again for this run.
+   */
+  validated?: boolean
+  /**
    * Record the trace's facts (default true): what the checkers decide with beyond the entries. Off,
    * the run records the same entries (the same hash) and no fact.
    */
@@ -68,7 +73,7 @@ export function runProgram(program: Program, strategy: Strategy, options: RunPro
  * the same port to compare the two on the same world.
  */
 export async function runProgramWith(program: Program, driver: RunDriver, options: RunProgramOptions = {}): Promise<RunResult> {
-  validateProgram(program)
+  if (options.validated !== true) validateProgram(program)
   const trace = new TraceRecorder(() => driver.decisionCount, DEFAULT_MAX_TRACE_ENTRIES, options.facts ?? true)
   let world: World | undefined
   const outcome = await driver.run(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createRng, createStreams, type Rng } from './streams.js'
+import { createRng, createStreams, rngFromSplit, type Rng } from './streams.js'
 
 const draw = (rng: Rng, count: number): number[] => Array.from({ length: count }, () => rng.nextU32())
 
@@ -123,6 +123,15 @@ describe('Rng', () => {
     draw(a1, 100) // the first child of `a` is used heavily, that of `b` not at all
     b.split()
     expect(draw(a.split(), 10)).toEqual(draw(b.split(), 10))
+    expect(draw(a, 5)).toEqual(draw(b, 5))
+  })
+
+  it('splitState() draws what split() draws, and rngFromSplit() makes the same stream from it', () => {
+    const a = createRng('split-state', 'test')
+    const b = createRng('split-state', 'test')
+    const state = a.splitState()
+    expect(state.every((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 32)).toBe(true)
+    expect(draw(rngFromSplit(state), 10)).toEqual(draw(b.split(), 10))
     expect(draw(a, 5)).toEqual(draw(b, 5))
   })
 

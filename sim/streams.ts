@@ -38,7 +38,15 @@ export interface Rng {
    * and it is much cheaper than keying a new stream by name.
    */
   split(): Rng
+  /**
+   * What {@link split} would seed its stream with (it draws the same three numbers), as plain
+   * data: {@link rngFromSplit} builds that stream anywhere, in another thread say.
+   */
+  splitState(): SplitState
 }
+
+/** The seed of a split stream (see {@link Rng.splitState}): three unsigned 32-bit integers. */
+export type SplitState = readonly [number, number, number]
 
 /** The named streams of one root seed. */
 export interface Streams {
@@ -104,11 +112,19 @@ class AleaRng implements Rng {
   }
 
   split(): Rng {
-    // Alea's state is three fractions in [0, 1) and a carry; 1 is the carry
-    // alea's own seeding starts from.
-    const state = { c: 1, s0: this.nextU32() / TWO_POW_32, s1: this.nextU32() / TWO_POW_32, s2: this.nextU32() / TWO_POW_32 }
-    return new AleaRng(seedrandom.alea('', { state }))
+    return rngFromSplit(this.splitState())
   }
+
+  splitState(): SplitState {
+    return [this.nextU32(), this.nextU32(), this.nextU32()]
+  }
+}
+
+/** The stream {@link Rng.split} makes from `state` (see {@link Rng.splitState}). */
+export function rngFromSplit(state: SplitState): Rng {
+  // Alea's state is three fractions in [0, 1) and a carry; 1 is the carry
+  // alea's own seeding starts from.
+  return new AleaRng(seedrandom.alea('', { state: { c: 1, s0: state[0] / TWO_POW_32, s1: state[1] / TWO_POW_32, s2: state[2] / TWO_POW_32 } }))
 }
 
 /**

@@ -11,13 +11,15 @@ import { DIRECTED_CASES } from '../cases/index.js'
 import type { DirectedCase } from '../cases/index.js'
 import type { NormalizedAdapter } from '../adapters/adapter.js'
 import { CHECKED_CLAUSES } from '../checkers/index.js'
-import { CLAUSES } from '../clauses/clauses.js'
+import { CertifyOptionError, clauseNumberOf } from './clause-number.js'
 import { DIRECTED_PROGRAMS } from '../programs/directed-programs.js'
 import type { DirectedProgram } from '../programs/directed-programs.js'
 import { programCapabilities } from '../programs/program-capabilities.js'
 import { OPERATION_KINDS } from '../../sim/program/program.js'
 import { interactionSuite } from '../interaction/suite.js'
 import type { SuiteEntry } from '../interaction/suite.js'
+
+export { CertifyOptionError, clauseNumberOf }
 
 /** How hard to look. */
 export interface Profile {
@@ -73,29 +75,6 @@ export interface CertifyPlan {
   /** Whether simulated runs are part of the plan (not when `only` names no clause a checker covers). */
   readonly simulate: boolean
   readonly units: readonly CertifyUnit[]
-}
-
-/** A certify option is out of range; the message names the option and what was expected. */
-export class CertifyOptionError extends RangeError {
-  override readonly name = 'CertifyOptionError'
-}
-
-const KEYS = new Map(CLAUSES.filter((c) => c.group !== 'X-RUN').map((c) => [`${c.group} ${c.clause}`, c.clause]))
-const NUMBERS = new Set(KEYS.values())
-
-/** The §9 number an `only` entry names (`"AGENT-ATOMIC-TEST 64"`, `"64"` or `64`); throws naming an unknown one. */
-export function clauseNumberOf(entry: string | number): number {
-  if (typeof entry === 'number' || /^\s*\d+\s*$/.test(entry)) {
-    const n = Number(entry)
-    if (NUMBERS.has(n)) return n
-    throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}: clause numbers run from 1 to ${Math.max(...NUMBERS)}; \`dsh-kit list\` prints them`)
-  }
-  const key = entry.trim().replace(/\s+/g, ' ')
-  const n = KEYS.get(key) ?? KEYS.get(key.toUpperCase())
-  if (n !== undefined) return n
-  const number = /(\d+)$/.exec(key)?.[1]
-  const hint = number !== undefined && NUMBERS.has(Number(number)) ? `; clause ${number} is ${[...KEYS].find(([, v]) => v === Number(number))![0]}` : ''
-  throw new CertifyOptionError(`unknown clause ${JSON.stringify(entry)}${hint}; expected "<GROUP> <n>" or a number, as \`dsh-kit list\` prints them`)
 }
 
 /** Plan a certification of `adapter`; throws {@link CertifyOptionError} for bad options. */

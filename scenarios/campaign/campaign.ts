@@ -10,7 +10,8 @@
  *   configuration), or every fourth seed a named scenario, so run `r` does not depend on earlier runs.
  *   Guided (the default, `guidance/`), most seeds instead run a mutant of a program of the corpus
  *   (programs that reached abstract transitions no earlier run had reached), drawn in this thread
- *   from the corpus as it stood `GUIDANCE_LAG` seeds earlier (`guidance/guided-draw.ts`);
+ *   from the corpus as it stood `GUIDANCE_LAG` seeds earlier (`guidance/guided-draw.ts`) and made
+ *   by the thread that runs the seed;
  * - the schedule comes from a fresh strategy seeded with `r`: `random`, `pct` with depth
  *   `1 + r mod 3`, or `portfolio` (`r mod 4`: random, pct d=1, d=2, d=3);
  * - under `dfs`, each random program is explored by a bounded DFS (preemption bound 2, a few
@@ -144,7 +145,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     ...(runSeed === undefined ? {} : { runSeed }),
   })
   const seedAt = (j: number): number => seed + (shard.index - 1) + j * shard.count
-  const guided = settings.guidance ? new GuidedDraw(ledger.corpus, arbitrary, ctx.mix, seedAt, maxSeeds) : undefined
+  const guided = settings.guidance ? new GuidedDraw(ledger.corpus, ctx.mix, seedAt, maxSeeds) : undefined
   const saving = checkpointing(options, settings, shard, ledger)
   const first = saving?.first ?? 0
   for (const { slot, failure } of saving?.unreported ?? []) {
@@ -163,7 +164,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
       const r = seedAt(j)
       const drawn = guided?.programFor(j)
       const result = await runSeed(ctx, r, drawn)
-      const taken = ledger.add(result, guided?.corpusProgram(j))
+      const taken = ledger.add(result)
       saving?.taken(result)
       guided?.taken(j)
       const { reports, stop: mustStop } = taken
@@ -317,7 +318,7 @@ async function runInWorkers(
       if (waiting === undefined) break
       pending.delete(j)
       const result = await waiting
-      const { reports: found, stop: mustStop } = ledger.add(result, o.guided?.corpusProgram(j))
+      const { reports: found, stop: mustStop } = ledger.add(result)
       o.saving?.taken(result)
       o.guided?.taken(j)
       for (const { slot, failure } of found) {

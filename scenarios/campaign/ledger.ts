@@ -13,6 +13,7 @@ import { goalName } from './seed.js'
 import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
 import type { KnownEntry } from '../../conformance/certify/report.js'
 import { Corpus } from '../guidance/corpus.js'
+import type { StoredProgram } from '../guidance/guided-draw.js'
 import { lostFailure } from './lost-failure.js'
 
 export { lostFailure }
@@ -40,7 +41,7 @@ export class CampaignLedger {
   /** Failures in discovery order (a slot is filled when its report arrives). */
   readonly failures: (CampaignFailure | undefined)[] = []
   /** State coverage, and the corpus of a guided campaign (fed here, in seed order). */
-  readonly corpus: Corpus
+  readonly corpus: Corpus<StoredProgram>
   /** Seeds whose program came from the corpus. */
   mutated = 0
   /** What the checkers judged and declined, per clause, over the runs taken. */
@@ -50,7 +51,7 @@ export class CampaignLedger {
   readonly interactionGrowth: [number, number, number][] = []
 
   constructor(private readonly ctx: CampaignContext, private readonly keepGoing: boolean, private readonly rerun: RerunCommand, private readonly known: ReadonlyMap<string, KnownEntry> = new Map()) {
-    this.corpus = new Corpus(ctx.settings.guidance && !ctx.scenario)
+    this.corpus = new Corpus<StoredProgram>(ctx.settings.guidance && !ctx.scenario, undefined, (p) => p.size)
     const goalsOf = ctx.scenario ? [ctx.scenario] : ctx.mix
     this.reached = Object.fromEntries(goalsOf.flatMap((sc) => sc.goals.map((g) => [goalName(ctx, sc, g.name), undefined])))
     const operations = ctx.settings.arbitrary.operations
@@ -63,14 +64,17 @@ export class CampaignLedger {
   }
 
   /**
-   * Take seed `result` (the next in seed order), run from `program` (given by a guided campaign,
-   * which keeps it in the corpus if it reached a new transition; a function is called only then). Returns the failures to report
-   * (each goes to {@link fill} at the slot given) and whether the campaign must stop here.
+   * Take seed `result` (the next in seed order); a guided campaign keeps its program (which it then
+   * carries) in the corpus if it reached a new transition. Returns the failures to report (each goes
+   * to {@link fill} at the slot given) and whether the campaign must stop here.
    */
-  add(result: SeedResult, program?: Program | (() => Program)): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
+  add(result: SeedResult): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
     const j = this.seeds
     this.seeds++
-    this.corpus.take(result.r, program, result.runs.length, result.transitions)
+    this.corpus.take(result.r, () => {
+      if (result.program === undefined) throw new Error(`campaign ledger: seed ${result.r} reached a new transition but its result carries no program`)
+      return result.program
+    }, result.runs.length, result.transitions)
     if (result.fromCorpus) this.mutated++
     if (!this.ctx.scenario) mergeCoverage(this.coverage, Object.fromEntries(result.coverage.map((k) => [k, 1])))
     const reports: { slot: number; failure: FailureToReport }[] = []

@@ -28,9 +28,11 @@ import { SCENARIOS } from '../catalog/catalog.js'
 import type { Scenario } from '../catalog/scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
-import type { DrawnProgram } from '../guidance/guided-draw.js'
-import { stateTransitionSet } from '../guidance/state-coverage.js'
-import { transitionKeys } from '../guidance/transition-table.js'
+import { LoadedPrograms, mutantProgram, storeProgram } from '../guidance/guided-draw.js'
+import type { DrawnProgram, StoredProgram } from '../guidance/guided-draw.js'
+import { stateTransitionKeys } from '../guidance/state-coverage.js'
+import { TransitionTable } from '../guidance/transition-table.js'
+import type { Trace } from '../../sim/trace/trace.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
 import { inScope, interactionKey, interactionsOf } from '../../conformance/interaction/features.js'
@@ -82,6 +84,13 @@ export interface CampaignContext {
    * reported it, and the highest of those seeds over every key once every key is there.
    */
   readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
+  /**
+   * Per thread, in a guided campaign: the transitions of every seed this thread ran. A seed that
+   * reached one of none of them sends its program with its result (see {@link SeedResult.program}).
+   */
+  readonly seen: TransitionTable
+  /** Per thread, in a guided campaign: corpus programs loaded as parents and donors of mutants. */
+  readonly loaded: LoadedPrograms
   /** Per thread: what the checkers judged and declined in the run being checked. */
   readonly tally: DeclineTally
   /** Per thread: each interaction (by key) and the lowest run seed whose result reported it. */
@@ -101,7 +110,7 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
   return {
     settings, adapter, scenario, mix: settings.mixScenarios && settings.interactions !== 'only' ? scenarioMix(settings.arbitrary) : [],
     coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY }, interactions: new Map(),
-    tally: new DeclineTally(),
+    tally: new DeclineTally(), seen: new TransitionTable(), loaded: new LoadedPrograms(),
     baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
   }
 }
@@ -145,6 +154,13 @@ export interface SeedResult {
   readonly runs: readonly SeedRun[]
   /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
   readonly fromCorpus?: true
+  /**
+   * A guided campaign's seed whose runs reached a transition no earlier seed of its thread reached:
+   * its program, for the corpus. The ledger keeps a program whose seed reached a transition no
+   * earlier seed of the campaign reached, and a thread runs its seeds in seed order, so every seed
+   * the corpus keeps sends its program (most others do not).
+   */
+  readonly program?: StoredProgram
 }
 
 /** The schedule strategy of run seed `r` (one run), for random, pct and portfolio. */
@@ -183,7 +199,7 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
 export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario; interaction?: number } {
   if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
   if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
-  if (drawn?.origin === 'mutant') return { program: drawn.program }
+  if (drawn?.origin === 'mutant') return { program: mutantProgram(r, drawn, ctx.settings.arbitrary, ctx.loaded) }
   return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
@@ -205,15 +221,18 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
   const kind = ctx.settings.strategy
   const only = ctx.settings.interactions === 'only'
   const runs: SeedRun[] = []
-  const transitions = new Set<string>()
+  const traces: Trace[] = []
   const interactions = new Set<string>()
+  // A random-program campaign's own programs are valid by construction (generated, mutated or a
+  // catalog scenario, each validated by its own tests or at its making): not validated per run.
+  const validated = ctx.scenario === undefined && !only
   const runAll = async (p: Program, strategies: Iterable<Strategy>, begun: boolean, guides: boolean, from: Scenario | undefined): Promise<void> => {
     for (const strategy of strategies) {
       if (!begun && !strategy.beginRun()) break
       const name = strategy.name
       let result: RunResult
       try {
-        result = await runProgram(p, strategy, { process: ctx.adapter.processFactory })
+        result = await runProgram(p, strategy, { process: ctx.adapter.processFactory, validated: validated && p === program })
       } catch (error) {
         // A factory keeping state across runs offers other choices on the same prefix: the bounded
         // DFS cannot go on with this program (its runs so far are kept; the strict replay of a
@@ -221,7 +240,7 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
         if (error instanceof DfsNondeterminismError) break
         throw error
       }
-      if (guides) for (const t of stateTransitionSet(result.trace)) transitions.add(t)
+      if (guides) traces.push(result.trace)
       for (const i of interactionsOf(result.trace)) if (inScope(i)) interactions.add(interactionKey(i))
       runs.push(await seedRun(ctx, p, result, name, from))
     }
@@ -235,12 +254,21 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
       await runAll(extra.entry.program, extra.schedules(), true, false, undefined)
     }
   }
+  const keys = stateTransitionKeys(traces)
   const fresh = interactionsToReport(ctx, r, interactions)
   return {
-    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: transitionKeys(transitions), runs,
+    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: keys, runs,
     ...(fresh.length > 0 ? { interactions: fresh } : {}),
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
+    ...(ctx.settings.guidance && !ctx.scenario && newHere(ctx.seen, keys) ? { program: storeProgram(ctx.loaded.keep(r, program)) } : {}),
   }
+}
+
+/** Whether `keys` holds a transition `seen` did not; all of them are seen afterwards. */
+function newHere(seen: TransitionTable, keys: ArrayLike<number>): boolean {
+  let fresh = false
+  for (let i = 0; i < keys.length; i++) if (seen.hit(keys[i]!) === 0) fresh = true
+  return fresh
 }
 
 /**
@@ -308,7 +336,7 @@ export async function treeStep(ctx: CampaignContext, strategy: Strategy, j: numb
   const result = await runProgram(program, strategy, { process: ctx.adapter.processFactory })
   const interactions = interactionsToReport(ctx, j, interactionsOf(result.trace).filter(inScope).map(interactionKey))
   return {
-    r: j, coverage: [], transitions: transitionKeys(stateTransitionSet(result.trace)), runs: [await seedRun(ctx, program, result, name, ctx.scenario)],
+    r: j, coverage: [], transitions: stateTransitionKeys([result.trace]), runs: [await seedRun(ctx, program, result, name, ctx.scenario)],
     ...(interactions.length > 0 ? { interactions } : {}),
   }
 }

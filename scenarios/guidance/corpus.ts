@@ -21,9 +21,9 @@ import { operationSlots } from './mutate.js'
 import { TransitionTable } from './transition-table.js'
 import { WeightTree } from './weight-tree.js'
 
-/** One corpus entry. */
-export interface CorpusEntry {
-  readonly program: Program
+/** One corpus entry; `P` is how the corpus holds its program (a guided campaign keeps it serialized). */
+export interface CorpusEntry<P = Program> {
+  readonly program: P
   /** The run seed that reached something new with it. */
   readonly r: number
   /** The transitions it reached first (their hashes). */
@@ -35,7 +35,7 @@ export interface CorpusEntry {
 }
 
 /** An entry with its rarity sum kept current: Σ 1 / hits(t) over its novel transitions. */
-interface Kept extends CorpusEntry {
+interface Kept<P> extends CorpusEntry<P> {
   rarity: number
   /** Entries are numbered as they are kept: its age. */
   readonly serial: number
@@ -52,11 +52,11 @@ export interface GrowthPoint {
   readonly transitions: number
 }
 
-/** The state coverage of a campaign and, when guided, its corpus. */
-export class Corpus {
+/** The state coverage of a campaign and, when guided, its corpus of programs (held as `P`). */
+export class Corpus<P = Program> {
   /** Runs that reached each transition, and the entry each is novel for. */
   readonly #table = new TransitionTable()
-  readonly #entries: Kept[] = []
+  readonly #entries: Kept<P>[] = []
   /** Each kept entry's weight, by slot. */
   readonly #weights: WeightTree
   /**
@@ -66,7 +66,7 @@ export class Corpus {
    * transitions) whatever the corpus holds (a 1,000,000-run campaign's corpus reaches thousands of
    * entries). A slot is reused only after eviction has cleared every transition it owned.
    */
-  readonly #bySlot: (Kept | undefined)[]
+  readonly #bySlot: (Kept<P> | undefined)[]
   /** Free slots, the lowest on top. */
   readonly #free: number[]
   #serial = 0
@@ -77,13 +77,17 @@ export class Corpus {
   /**
    * @param keep whether programs reaching something new are kept (a guided campaign) or only coverage is counted.
    * @param capacity entries kept at most (default {@link MAX_CORPUS}).
+   * @param sizeOf a program's operations, nested ones included (for a `Program`, its operation slots).
    */
-  constructor(private readonly keep: boolean, private readonly capacity = MAX_CORPUS) {
+  constructor(
+    private readonly keep: boolean, private readonly capacity = MAX_CORPUS,
+    private readonly sizeOf: (program: P) => number = (program) => operationSlots(program as Program).length,
+  ) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`Corpus capacity must be a positive integer, got ${capacity}`)
     // One slot more than the capacity: an entry is kept before the lowest one leaves.
     const slots = keep ? capacity + 1 : 1
     this.#weights = new WeightTree(slots)
-    this.#bySlot = new Array<Kept | undefined>(slots).fill(undefined)
+    this.#bySlot = new Array<Kept<P> | undefined>(slots).fill(undefined)
     this.#free = Array.from({ length: slots }, (_, i) => slots - 1 - i)
   }
 
@@ -106,9 +110,9 @@ export class Corpus {
    * when it does), the runs it made and the hashes of the transitions they reached (a union over
    * its runs, in a fixed order).
    */
-  take(r: number, program: Program | (() => Program) | undefined, runs: number, transitions: ArrayLike<number>): void {
+  take(r: number, program: P | (() => P) | undefined, runs: number, transitions: ArrayLike<number>): void {
     const novel: number[] = []
-    const stale = new Set<Kept>()
+    const stale = new Set<Kept<P>>()
     const table = this.#table
     for (let i = 0; i < transitions.length; i++) {
       const t = transitions[i]!
@@ -128,9 +132,9 @@ export class Corpus {
     this.#runs += runs
     if (novel.length > 0) this.growth.push({ runs: this.#runs, transitions: table.size })
     if (this.keep && program !== undefined && novel.length > 0) {
-      const kept = typeof program === 'function' ? program() : program
+      const kept = typeof program === 'function' ? (program as () => P)() : program
       // Every novel transition has been reached once: each adds 1 to the rarity.
-      const entry: Kept = { program: kept, r, novel, picked: 0, size: operationSlots(kept).length, rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()! }
+      const entry: Kept<P> = { program: kept, r, novel, picked: 0, size: this.sizeOf(kept), rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()! }
       this.#entries.push(entry)
       this.#bySlot[entry.slot] = entry
       this.#place(entry)
@@ -140,12 +144,12 @@ export class Corpus {
   }
 
   /** The kept entries, oldest first. */
-  get entries(): readonly CorpusEntry[] {
+  get entries(): readonly CorpusEntry<P>[] {
     return this.#entries
   }
 
   /** Draw a parent (weighted), or `undefined` when the corpus is empty. */
-  choose(rng: Rng): CorpusEntry | undefined {
+  choose(rng: Rng): CorpusEntry<P> | undefined {
     if (this.#entries.length === 0) return undefined
     const chosen = this.#bySlot[this.#weights.find(rng.float() * this.#weights.total)]!
     chosen.picked++
@@ -164,7 +168,7 @@ export class Corpus {
   }
 
   /** Put `e`'s current weight in the tree. */
-  #place(e: Kept): void {
+  #place(e: Kept<P>): void {
     this.#weights.set(e.slot, e.rarity / Math.sqrt(1 + e.picked) / (1 + e.size / 10), e.serial)
   }
 

@@ -25,6 +25,42 @@ describe('mutateProgram', () => {
     expect([...applied].sort()).toEqual(Object.keys(MUTATIONS).sort())
   })
 
+  it('never writes into its parent or its donors, even nested pieces (a worker keeps them loaded for later mutants)', () => {
+    const freeze = <T>(value: T): T => {
+      if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+        Object.freeze(value)
+        for (const v of Object.values(value)) freeze(v)
+      }
+      return value
+    }
+    const frozen = parents.map((p) => freeze(structuredClone(p)))
+    let pool = frozen
+    for (let i = 0; i < 600; i++) {
+      const parent = pool[i % pool.length]!
+      const donors = [pool[(i * 7 + 1) % pool.length]!, pool[(i * 13 + 2) % pool.length]!, pool[(i * 17 + 3) % pool.length]!]
+      // A write into a frozen object throws (modules are strict code).
+      const { program } = mutateProgram(parent, createRng(i, 'frozen'), { donors })
+      if (i % 2 === 0) pool = pool.with(i % pool.length, freeze(structuredClone(program)))
+    }
+    expect(pool).not.toBe(frozen)
+  })
+
+  it('takes donors given as functions, calls one only when it splices from it, and makes the same mutant as with the programs', () => {
+    let calls = 0
+    let splices = 0
+    for (const [i, parent] of parents.entries()) {
+      const donors = [parents[(i + 1) % parents.length]!, parents[(i + 2) % parents.length]!]
+      const lazy = donors.map((d) => () => { calls++; return d })
+      const eager = mutateProgram(parent, createRng(i, 'lazy'), { donors })
+      const made = mutateProgram(parent, createRng(i, 'lazy'), { donors: lazy })
+      expect(made).toEqual(eager)
+      splices += eager.mutations.filter((m) => m === 'splice').length
+    }
+    expect(calls).toBeGreaterThan(0)
+    expect(calls).toBeLessThan(parents.length)
+    expect(splices).toBeGreaterThan(0)
+  })
+
   it('is a function of the parent and the stream: the same seed gives the same mutant, another seed another', () => {
     const parent = parents[7]!
     const a = mutateProgram(parent, createRng(1, 'x'), { donors: [parents[8]!] })

@@ -80,54 +80,68 @@ function weighted<T extends string>(rng: Rng, weights: Readonly<Record<T, number
   return names[names.length - 1]
 }
 
-/** A slot holding an operation somewhere in the program (an actor's list or a nested site). */
-interface OpSlot {
-  readonly get: () => Operation
-  readonly set: (op: Operation) => void
+/**
+ * A slot holding an operation somewhere in the program (an actor's list or a nested site): the
+ * object or array that holds it and under which key. A class, not a pair of closures per slot:
+ * slots are listed for every mutation, and code created per call is compiled again after each
+ * full GC once no closure of it is left.
+ */
+class OpSlot {
+  constructor(private readonly holder: Record<string | number, unknown>, private readonly key: string | number) {}
+
+  get(): Operation {
+    return this.holder[this.key] as Operation
+  }
+
+  set(op: Operation): void {
+    this.holder[this.key] = op
+  }
 }
 
 /** Every operation of the program, top-level and nested, as slots. */
 export function operationSlots(program: Program): OpSlot[] {
   const slots: OpSlot[] = []
-  const visitAction = (a: Action): void => {
-    if (a.do === 'op') {
-      slots.push({ get: () => a.op, set: (op) => { a.op = op } })
-      visitOp(a.op)
-    }
-  }
-  const visitListener = (l: ListenerSpec): void => visitAction(l.action)
-  const visitSetup = (s: SetupSpec | undefined): void => {
-    if (!s) return
-    if (s.commitOp) {
-      slots.push({ get: () => s.commitOp!, set: (op) => { s.commitOp = op } })
-      visitOp(s.commitOp)
-    }
-    s.effects?.forEach((e) => visitAction(e.disposer))
-    s.listeners?.forEach(visitListener)
-  }
-  const visitOp = (op: Operation): void => {
-    if (op.op === 'create' || op.op === 'resume') visitSetup(op.setup)
-  }
   for (const actor of program.actors) {
-    actor.ops.forEach((op, i) => {
-      slots.push({ get: () => actor.ops[i]!, set: (next) => { actor.ops[i] = next } })
-      visitOp(op)
-    })
+    const ops = actor.ops
+    for (let i = 0; i < ops.length; i++) {
+      slots.push(new OpSlot(ops as unknown as Record<number, unknown>, i))
+      visitOp(ops[i]!, slots)
+    }
   }
   const env = program.env
-  env?.listeners?.forEach(visitListener)
-  env?.effects?.forEach((e) => visitAction(e.disposer))
-  env?.minting?.forEach((m) => visitAction(m.action))
+  if (env?.listeners) for (const l of env.listeners) visitAction(l.action, slots)
+  if (env?.effects) for (const e of env.effects) visitAction(e.disposer, slots)
+  if (env?.minting) for (const m of env.minting) visitAction(m.action, slots)
   for (const steps of Object.values(env?.model ?? {})) {
-    for (const s of steps) {
-      if (s.reply === 'tool' && s.op) {
-        const step = s
-        slots.push({ get: () => step.op!, set: (op) => { step.op = op } })
-        visitOp(s.op)
+    for (const step of steps) {
+      if (step.reply === 'tool' && step.op) {
+        slots.push(new OpSlot(step as unknown as Record<string, unknown>, 'op'))
+        visitOp(step.op, slots)
       }
     }
   }
   return slots
+}
+
+function visitAction(a: Action, slots: OpSlot[]): void {
+  if (a.do === 'op') {
+    slots.push(new OpSlot(a as unknown as Record<string, unknown>, 'op'))
+    visitOp(a.op, slots)
+  }
+}
+
+function visitSetup(s: SetupSpec | undefined, slots: OpSlot[]): void {
+  if (!s) return
+  if (s.commitOp) {
+    slots.push(new OpSlot(s as unknown as Record<string, unknown>, 'commitOp'))
+    visitOp(s.commitOp, slots)
+  }
+  if (s.effects) for (const e of s.effects) visitAction(e.disposer, slots)
+  if (s.listeners) for (const l of s.listeners) visitAction(l.action, slots)
+}
+
+function visitOp(op: Operation, slots: OpSlot[]): void {
+  if (op.op === 'create' || op.op === 'resume') visitSetup(op.setup, slots)
 }
 
 /** Every listener list of the program (the environment's and each setup's), created on demand for the environment. */
@@ -181,26 +195,26 @@ function freshActorId(program: Program): string {
 /**
  * A deep copy of a program or a piece of one (plain objects, arrays, primitives), as
  * `structuredClone` makes it, shared references included, at a fraction of its cost: mutation
- * copies its parent and every candidate, on the main thread of a guided campaign.
+ * copies its parent and every candidate, for most seeds of a guided campaign.
  */
 function clone<T>(value: T): T {
-  const seen = new Map<object, unknown>()
-  const copy = (v: unknown): unknown => {
-    if (typeof v !== 'object' || v === null) return v
-    const known = seen.get(v)
-    if (known !== undefined) return known
-    if (Array.isArray(v)) {
-      const out: unknown[] = []
-      seen.set(v, out)
-      for (const x of v) out.push(copy(x))
-      return out
-    }
-    const out: Record<string, unknown> = {}
+  return copyValue(value, new Map()) as T
+}
+
+function copyValue(v: unknown, seen: Map<object, unknown>): unknown {
+  if (typeof v !== 'object' || v === null) return v
+  const known = seen.get(v)
+  if (known !== undefined) return known
+  if (Array.isArray(v)) {
+    const out: unknown[] = []
     seen.set(v, out)
-    for (const k of Object.keys(v)) out[k] = copy((v as Record<string, unknown>)[k])
+    for (const x of v) out.push(copyValue(x, seen))
     return out
   }
-  return copy(value) as T
+  const out: Record<string, unknown> = {}
+  seen.set(v, out)
+  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k], seen)
+  return out
 }
 
 /** Context every operator gets. */
@@ -209,7 +223,7 @@ interface MutationContext {
   readonly options: ArbitraryOptions
   readonly sessions: readonly string[]
   /** Other programs of the corpus to splice pieces from. */
-  readonly donors: readonly Program[]
+  readonly donors: readonly Donor[]
   readonly full: boolean
 }
 
@@ -481,7 +495,8 @@ const OPERATORS: Record<MutationName, Operator> = {
   },
   splice(p, { rng, donors, full }) {
     if (donors.length === 0) return false
-    const donor = rng.pick(donors)
+    const picked = rng.pick(donors)
+    const donor = typeof picked === 'function' ? picked() : picked
     switch (rng.int(3)) {
       case 0: {
         if (full || p.actors.length >= MAX_ACTORS) return false
@@ -516,12 +531,15 @@ function tidy(p: Mutable): void {
   if (Object.keys(env).length === 0) delete p.env
 }
 
+/** A program to splice pieces from, or how to get it (most mutants splice from none). */
+export type Donor = Program | (() => Program)
+
 /** Options of {@link mutateProgram}. */
 export interface MutateOptions {
   /** The campaign's generator options (operation kinds, pools, hangs). */
   readonly arbitrary?: ArbitraryOptions
-  /** Programs to splice pieces from. */
-  readonly donors?: readonly Program[]
+  /** Programs to splice pieces from (a function is called only if its program is spliced from). */
+  readonly donors?: readonly Donor[]
   /** Mutations stacked on one another (default 1 + a geometric number, at most 4). */
   readonly count?: number
 }

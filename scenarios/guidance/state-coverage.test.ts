@@ -4,7 +4,9 @@ import { runProgram } from '../../sim/run.js'
 import { random } from '../../sim/strategies/index.js'
 import type { Trace } from '../../sim/trace/trace.js'
 import { act, actor, create, dispose, followup, on, program, setup } from '../../sim/program/build.js'
-import { stateTransitions } from './state-coverage.js'
+import { drawForSeed } from '../campaign/draw.js'
+import { stateTransitionKeys, stateTransitions, stateTransitionSet } from './state-coverage.js'
+import { transitionKeys } from './transition-table.js'
 
 async function transitionsOf(p: Program, seed = 1): Promise<string[]> {
   const strategy = random({ seed })
@@ -59,5 +61,17 @@ describe('state coverage: abstract transitions from the trace', () => {
       ],
     } as unknown as Trace
     expect(stateTransitions(trace)).toEqual(['-|idle|--|-|-|- *agent/created live|idle|--|-|-|-', 'dispatch agent/created'])
+  })
+
+  it('hashes the transitions as it walks them: the keys of the texts, for one run or the union of several', async () => {
+    const traces: Trace[] = []
+    for (let r = 0; r < 60; r++) {
+      const strategy = random({ seed: r })
+      strategy.beginRun()
+      traces.push((await runProgram(drawForSeed(r, {}, []).program, strategy)).trace)
+    }
+    for (const trace of traces) expect([...stateTransitionKeys([trace])]).toEqual([...transitionKeys(stateTransitionSet(trace))])
+    const union = new Set(traces.slice(0, 5).flatMap((t) => [...stateTransitionSet(t)]))
+    expect([...stateTransitionKeys(traces.slice(0, 5))]).toEqual([...transitionKeys(union)])
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TransitionTable, transitionHash, transitionKeys } from './transition-table.js'
+import { TransitionHasher, TransitionTable, transitionHash, transitionKeys } from './transition-table.js'
 
 describe('transition hashes and their table', () => {
   it('hashes a transition to a stable non-zero 53-bit integer, different transitions apart', () => {
@@ -42,5 +42,18 @@ describe('transition hashes and their table', () => {
     expect(table.hits(transitionHash('never'))).toBe(0)
     expect(table.owner(transitionHash('never'))).toBe(-1)
     expect(() => table.setOwner(transitionHash('never'), 1)).toThrow(/never hit/)
+  })
+
+  it('hashes a text given in pieces as transitionHash hashes it whole, and gives the keys sorted without duplicates', () => {
+    const texts: [string, string, string, string, string, string, string][] = [
+      ['', '', '', '', '', '', ''], ['a', '', '', '', '', '', ''], ['-|idle|--|-|-|-', ' ', '+create', '@agent/created/1', ' ', '-|idle|--|-|-|invoked', ''],
+      ['dispatch ', 'agent/status', '', '', '', '', ''], ['é', '😀', 'x', '', 'y', '', 'z'], ['a', '', '', '', '', '', ''],
+    ]
+    const hasher = new TransitionHasher()
+    for (const pieces of texts) hasher.add(...pieces)
+    expect([...hasher.keys()]).toEqual([...transitionKeys(texts.map((p) => p.join('')))])
+    const many = new TransitionHasher()
+    for (let i = 0; i < 500; i++) many.add(`t${i % 97}`, '', '', '', '', '', '')
+    expect([...many.keys()]).toEqual([...transitionKeys(Array.from({ length: 97 }, (_, i) => `t${i}`))])
   })
 })

@@ -32,6 +32,62 @@ export function transitionHash(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0) || 1
 }
 
+/**
+ * {@link transitionHash} of texts given in pieces, without building them: each text's hash is
+ * collected, and {@link keys} gives them as {@link transitionKeys} would (sorted, no duplicates).
+ */
+export class TransitionHasher {
+  #keys = new Float64Array(64)
+  #size = 0
+
+  /** Hash the text `a + b + c + d + e + f + g` and collect it. */
+  add(a: string, b: string, c: string, d: string, e: string, f: string, g: string): void {
+    const h = this.#h
+    h[0] = 0xdeadbeef
+    h[1] = 0x41c6ce57
+    this.#feed(a)
+    this.#feed(b)
+    this.#feed(c)
+    this.#feed(d)
+    this.#feed(e)
+    this.#feed(f)
+    this.#feed(g)
+    let h1 = h[0]!
+    let h2 = h[1]!
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+    if (this.#size === this.#keys.length) {
+      const grown = new Float64Array(this.#keys.length * 2)
+      grown.set(this.#keys)
+      this.#keys = grown
+    }
+    this.#keys[this.#size++] = 4294967296 * (2097151 & h2) + (h1 >>> 0) || 1
+  }
+
+  /** The hashes collected, sorted ascending, without duplicates. */
+  keys(): Float64Array {
+    const sorted = this.#keys.subarray(0, this.#size).sort()
+    let n = 0
+    for (let i = 0; i < sorted.length; i++) if (n === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i]!
+    return sorted.slice(0, n)
+  }
+
+  readonly #h = new Int32Array(2)
+
+  #feed(text: string): void {
+    const h = this.#h
+    let h1 = h[0]!
+    let h2 = h[1]!
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      h1 = Math.imul(h1 ^ c, 2654435761)
+      h2 = Math.imul(h2 ^ c, 1597334677)
+    }
+    h[0] = h1
+    h[1] = h2
+  }
+}
+
 /** The hashes of a set of transitions, sorted ascending (the order a corpus takes them in). */
 export function transitionKeys(transitions: Iterable<string>): Float64Array {
   const keys = new Set<number>()
