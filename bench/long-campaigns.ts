@@ -47,7 +47,56 @@ export function longCampaignsSection(records: readonly LongCampaign[]): string {
     c.violatingRuns === 0 ? 'none' : `${fmt(c.violatingRuns)} runs: ${Object.entries(c.violationCounts).map(([k, n]) => `${k} ×${n}`).join(', ')}`,
   ])
   const notes = records.filter((c) => c.settled).map((c) => `- \`${c.command}\` at ${c.commit}: ${c.settled}`)
-  return `${table(['command', 'commit', 'date', 'runs', 'wall', 'outcomes', 'violations'], rows)}${notes.length ? `\n\n${notes.join('\n')}` : ''}`
+  return `${table(['command', 'commit', 'date', 'runs', 'wall', 'outcomes', 'violations'], rows)}${notes.length ? `\n\n${notes.join('\n')}` : ''}${soundnessSection(records)}`
+}
+
+/**
+ * The first commit whose checkers count what they decline and judge the former blind spots (issue
+ * "checkers without blind spots"): soundness campaigns count from its records on.
+ */
+export const SOUNDNESS_SINCE = 'b8468db'
+/** Clean runs the soundness goal asks of each (factory, strategy) pair. */
+export const SOUNDNESS_GOAL = 300_000
+
+/** The soundness pair of a recorded `fuzz --keep-going` command: the factory and the strategy. */
+function soundnessPair(command: string): { factory: string; strategy: string } | undefined {
+  const strategy = /--strategy (random|pct|portfolio)\b/.exec(command)?.[1]
+  if (strategy === undefined || !command.includes('--keep-going')) return undefined
+  const adapter = /--adapter (\S+)/.exec(command)?.[1]
+  const factory = adapter === undefined ? 'reference' : adapter.includes('from-scratch-factory') ? 'from-scratch' : undefined
+  return factory === undefined ? undefined : { factory, strategy }
+}
+
+/**
+ * Per (factory, strategy) pair, the runs of the soundness campaigns recorded from
+ * {@link SOUNDNESS_SINCE} on: a violating run counts as clean only once its record says how it was
+ * settled (and never as one of the clean runs: they are the runs without a violation).
+ */
+export function soundnessTotals(records: readonly LongCampaign[]): { factory: string; strategy: string; runs: number; clean: number; violating: number; unsettled: number; commits: string[] }[] {
+  const from = records.findIndex((c) => c.commit === SOUNDNESS_SINCE)
+  if (from < 0) return []
+  const totals = new Map<string, { factory: string; strategy: string; runs: number; clean: number; violating: number; unsettled: number; commits: string[] }>()
+  for (const c of records.slice(from)) {
+    const pair = soundnessPair(c.command)
+    if (!pair) continue
+    const key = `${pair.factory} ${pair.strategy}`
+    const t = totals.get(key) ?? { ...pair, runs: 0, clean: 0, violating: 0, unsettled: 0, commits: [] }
+    t.runs += c.runs
+    t.clean += c.runs - c.violatingRuns
+    t.violating += c.violatingRuns
+    if (c.violatingRuns > 0 && (!c.settled || /NOT settled/.test(c.settled))) t.unsettled += c.violatingRuns
+    if (!t.commits.includes(c.commit)) t.commits.push(c.commit)
+    totals.set(key, t)
+  }
+  return [...totals.values()]
+}
+
+function soundnessSection(records: readonly LongCampaign[]): string {
+  const totals = soundnessTotals(records)
+  if (totals.length === 0) return ''
+  const rows = totals.map((t) => [t.factory, t.strategy, fmt(t.runs), fmt(t.clean), t.violating === 0 ? 'none' : `${fmt(t.violating)} (${t.unsettled === 0 ? 'all settled' : `${fmt(t.unsettled)} not settled`})`, t.commits.join(', '), t.clean >= SOUNDNESS_GOAL && t.unsettled === 0 ? 'yes' : 'no'])
+  const all = totals.reduce((n, t) => n + t.runs, 0)
+  return `\n\n**Soundness (\`npm run soundness\`), per pair, from ${SOUNDNESS_SINCE} on** (${fmt(all)} runs; goal: ${fmt(SOUNDNESS_GOAL)} clean runs per pair, every violation settled):\n\n${table(['factory', 'strategy', 'runs', 'clean runs', 'violating runs', 'commits', 'goal met'], rows)}`
 }
 
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url))
@@ -66,7 +115,8 @@ export function longCampaignGoal(records: readonly LongCampaign[]): string[] {
 /** Replace §9's body and the goal row in RESULTS.md text. */
 export function rewriteResults(text: string, records: readonly LongCampaign[]): string {
   const start = text.indexOf(HEADING)
-  const end = text.indexOf('\n## Goals vs measured', Math.max(start, 0))
+  // (the section ends at the next heading: sections written after it, like the goals, stay)
+  const end = start >= 0 ? text.indexOf('\n## ', start + HEADING.length) : text.indexOf('\n## Goals vs measured')
   let out: string
   if (start >= 0 && end > start) {
     const intro = text.slice(start, end).split('\n\n').slice(0, 2).join('\n\n')
