@@ -307,7 +307,9 @@ function workersSection(rows: readonly WorkersRow[], loads: Loads): string {
     const t = xs.map((x) => x.threads).filter((x) => x !== undefined)
     if (t.length === 0) return 'n/a'
     const perRun = (f: (x: NonNullable<(typeof t)[number]>) => number): string => fmt(median(t.map((x, i) => f(x) / xs[i]!.runs)), 2)
-    return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)}`
+    // (the feeding thread's share: main thread CPU over the workers', the goal is at most 1/32)
+    const share = median(t.map((x) => x.mainMs / Math.max(1e-9, x.workersMs.reduce((a, b) => a + b, 0))))
+    return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)} (main ÷ workers 1/${fmt(1 / share, 0)})`
   }
   const threadLine = (r: WorkersRow): string => {
     const steady = steadyRuns(r)

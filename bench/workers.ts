@@ -65,9 +65,15 @@ export interface WorkersOptions {
   readonly log?: (message: string) => void
 }
 
-/** The targets: the reference, then the upstream adapter. */
+/**
+ * The targets: the reference; a CPU-heavy factory (`heavy-factory.ts`: the from-scratch example
+ * computing about 3 ms per create), whose cost is the code under test's as a real loop's would be,
+ * so that how a campaign scales with its workers does not hinge on one worker's V8 background
+ * threads; then the upstream adapter.
+ */
 export const WORKERS_TARGETS: readonly WorkersTarget[] = [
   { name: 'reference factory', args: [], warmupRuns: 800 },
+  { name: 'CPU-heavy factory (bench/heavy-factory.ts)', args: ['--adapter', 'dist/bench/heavy-factory.js'], warmupRuns: 200 },
   { name: `upstream adapter (${UPSTREAM.adapter}, Node 22)`, node: UPSTREAM.node, args: ['--adapter', UPSTREAM.adapter, '--keep-going', '--no-shrink'], warmupRuns: 120 },
 ]
 
