@@ -146,7 +146,7 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): Parked | u
       // (the wake is decided after both the send's append and that abort)
       const x = abort?.at ?? w.invoke.i + 1
       if (sameActivity(a, life, x, Math.max(x, from))) return PARKED
-      continue
+      // (not in the activity it aborted: a send from inside its clear may still have had its latch reset, below)
     }
     // A send made from inside a plain cancel's inbox clear (a discard listener) is latched, then the
     // same cancel resets the latch (§7.3 step 1: clear, then reset wakeRequested). With facts: inside
