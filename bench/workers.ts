@@ -18,7 +18,7 @@
  * every run is counted and no time goes to shrinking (each clause's first failure is still replayed
  * and reported, in both worker counts alike).
  *
- * Run alone: `npm run build --silent && node dist/bench/workers.js [--reps 3] [--seconds 15]`
+ * Run alone: `npm run build --silent && node dist/bench/workers.js [--reps 3] [--seconds 15] [--only <target name part>]`
  * @module
  */
 import { arg, fmt, isMain, median, table } from './common.js'
@@ -63,6 +63,8 @@ export interface WorkersOptions {
   /** Upper bound of N (a smoke run keeps it small). */
   readonly maxRuns?: number
   readonly log?: (message: string) => void
+  /** Only the targets whose name contains this text (all by default). */
+  readonly only?: string
 }
 
 /**
@@ -85,6 +87,7 @@ export async function benchWorkers(options: WorkersOptions = {}): Promise<Worker
   const seconds = options.seconds ?? 15
   const rows: WorkersRow[] = []
   for (const target of WORKERS_TARGETS) {
+    if (options.only !== undefined && !target.name.includes(options.only)) continue
     const missing = target.node === UPSTREAM.node ? upstreamMissing() : undefined
     if (missing) {
       rows.push({ target: target.name, args: target.args, runs: 0, one: [], two: [], oneLong: [], twoLong: [], speedup: Number.NaN, steadySpeedup: Number.NaN, skipped: missing })
@@ -173,6 +176,7 @@ export function workersTable(rows: readonly WorkersRow[], part: 'whole' | 'stead
 }
 
 if (isMain(import.meta.url)) {
-  const rows = await benchWorkers({ reps: Number(arg('reps') ?? 3), seconds: Number(arg('seconds') ?? 15), log: (m) => process.stderr.write(`${m}\n`) })
+  const only = arg('only')
+  const rows = await benchWorkers({ reps: Number(arg('reps') ?? 3), seconds: Number(arg('seconds') ?? 15), log: (m) => process.stderr.write(`${m}\n`), ...(only !== undefined ? { only } : {}) })
   console.log(`${workersTable(rows)}\n\nSteady state (runs N+1 … 2N):\n\n${workersTable(rows, 'steady')}`)
 }
