@@ -2,7 +2,9 @@
  * Who may wake an agent, and when it is idle:
  * - an idle agent starts running only for a waking send (followup, steer) — never for quiet
  *   input (inject, queue; §7.2 step 5, §9 123) — or for a latched wake replayed at an activity's
- *   convergence while work is still pending (§7.2 "Latch replay"; §9 32, 147);
+ *   convergence while work is still pending (§7.2 "Latch replay"; §9 32, 147), which needs a waking
+ *   send accepted during that activity: without one, work left by a driver-ending turn stays parked
+ *   (§7.4; §9 147 after an aborted turn, 163 otherwise);
  * - `whenIdle()` does not resolve while a maintenance task it was called during still runs (§7.5; §9 31).
  * @module
  */
@@ -23,6 +25,14 @@ function latchedSince(a: Analysis, world: number, id: string, i: number): boolea
   const turns = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/start' && x.i < i)
   const since = turns.at(-1)?.i ?? -1
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && 'session' in w.spec && w.spec.session === id && w.invoke.i > since && w.invoke.i < i && w.outcome?.status === 'ok')
+}
+
+/** The reason kind of the agent's last `turn/end` before entry `i`, if any. */
+function lastTurnEnd(a: Analysis, world: number, id: string, i: number): string | undefined {
+  const end = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/end' && x.i < i).at(-1)
+  if (end?.k !== 'append') return undefined
+  const kind = (end.data as { reason?: { kind?: unknown } | null } | null)?.reason?.kind
+  return typeof kind === 'string' ? kind : undefined
 }
 
 /** Check wake legality and whenIdle against maintenance. */
@@ -59,6 +69,20 @@ export function checkWake(a: Analysis): Violation[] {
     if (projections.pending(e.world, e.id).length === 0) {
       const maintenance = openOn(a, e.world, e.id, e.i, ['runMaintenance']).length > 0
       out.push(violation('X-INPUT', maintenance ? 32 : 147, `"${e.id}": status running with nothing pending and no waking send (a latched wake replayed after its message was removed)`, e))
+      return
+    }
+    // Work is pending and no send is open: only a latch replayed at a convergence starts a driver
+    // now, and a latch is set only by a waking send accepted during the activity that converges (one
+    // after the last turn/start: an aborted turn's, or a maintenance's). Without one, the driver the
+    // last turn ended left the work parked (§7.4: an aborted, failed, blocked or empty turn ends the
+    // driver; remaining work parks unless latched).
+    if (quiet.length === 0) {
+      const ended = lastTurnEnd(a, e.world, e.id, e.i)
+      const clause = ended === 'aborted' ? 147 : 163
+      a.declines.judged(clause)
+      if (!latchedSince(a, e.world, e.id, e.i)) {
+        out.push(violation(ended === 'aborted' ? 'X-CANCEL' : 'X-INPUT', clause, `"${e.id}": status running with no waking send since the last turn began${ended ? ` (it ended ${ended})` : ''}: the pending work should have stayed parked until a wake (§7.4)`, e))
+      }
     }
   })
   const marks = a.entries.filter((e): e is Mark => e.k === 'mark' && e.label.includes('@maintenance:'))

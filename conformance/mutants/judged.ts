@@ -35,5 +35,6 @@ export const JUDGED: readonly JudgedProof[] = [
   { mutant: 'a10-cancel-after-stop-check.ts', run: 'a10-cancel-after-stop-check-child-of-a-disposed-parent.json', clause: 'X-CANCEL 157', rows: ['D61'], byFacts: true },
   { mutant: 'a10-cancel-after-stop-check.ts', run: 'a10-cancel-after-stop-check-slow-turn-stopping-listener.json', clause: 'X-CANCEL 157', rows: ['D59'], byFacts: true },
   { mutant: 'j08-flush-ignores-async-listeners.ts', run: 'j08-flush-ignores-async-listeners.json', clause: 'AGENT-REGISTRY-TEST 87', rows: ['D64'], byFacts: true },
+  { mutant: 'j09-latch-kept-by-a-new-driver.ts', run: 'j09-latch-kept-by-a-new-driver.json', clause: 'X-INPUT 163', rows: ['mutation survivors core/agent.ts:203 (3f796f4)'], byFacts: false },
   { mutant: 'a7-signal-after-return-tears-down.ts', run: 'a7-signal-after-return-tears-down-then-a-dispose.json', clause: 'AGENT-ATOMIC-TEST 68', rows: ['D33'], byFacts: true },
 ]

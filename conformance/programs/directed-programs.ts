@@ -546,4 +546,25 @@ export const DIRECTED_PROGRAMS: readonly DirectedProgram[] = [
       env: { persisted: [{ id: 'bad', events: [{ type: 'agent/inbox/spliced', data: { target: 'next-turn', start: 1, inserted: [] } }] }] },
     },
   },
+  {
+    // A turn aborted at its first pre-step (a keepInbox cancel from a pre-step listener) with a
+    // followup from its abort observer latches (§9 155); a listener of the exit's `idle` then starts
+    // a new driver, whose turn fails. That failed turn ends the driver and the work left parks until
+    // the next wake (§7.4, §9 163): the latch belonged to the activity that converged, not to the new
+    // driver. A runtime that hands it on replays it at the failed driver's exit
+    // (core/agent.ts:203 with `phase.kind === 'maintenance'` → `true`, mutant j09).
+    name: 'latch-not-kept-by-a-driver-whose-turn-fails', groups: ['X-INPUT', 'X-CANCEL'],
+    program: {
+      v: 1,
+      actors: [{ id: 'a1', ops: [{ op: 'create', session: 's1' }, { op: 'followup', session: 's1' }] }],
+      env: {
+        listeners: [
+          { event: 'agent/pre-step', session: 's1', times: 1, action: { do: 'op', op: { op: 'queue', session: 's1' } } },
+          { event: 'agent/pre-step', session: 's1', times: 1, action: { do: 'op', op: { op: 'cancel', session: 's1', keepInbox: true } }, onAbort: { do: 'op', op: { op: 'followup', session: 's1' } } },
+          { event: 'agent/status', session: 's1', where: { status: 'idle' }, action: { do: 'op', op: { op: 'followup', session: 's1' } } },
+        ],
+        model: { s1: [{ reply: 'fail' }] },
+      },
+    },
+  },
 ]
