@@ -67,15 +67,18 @@ function soundnessPair(command: string): { factory: string; strategy: string } |
   return factory === undefined ? undefined : { factory, strategy }
 }
 
+/** One soundness pair's runs over its recorded campaigns. */
+export interface SoundnessTotal { factory: string; strategy: string; runs: number; clean: number; violating: number; unsettled: number; commits: string[] }
+
 /**
  * Per (factory, strategy) pair, the runs of the soundness campaigns recorded from
  * {@link SOUNDNESS_SINCE} on: a violating run counts as clean only once its record says how it was
  * settled (and never as one of the clean runs: they are the runs without a violation).
  */
-export function soundnessTotals(records: readonly LongCampaign[]): { factory: string; strategy: string; runs: number; clean: number; violating: number; unsettled: number; commits: string[] }[] {
+export function soundnessTotals(records: readonly LongCampaign[]): SoundnessTotal[] {
   const from = records.findIndex((c) => c.commit === SOUNDNESS_SINCE)
   if (from < 0) return []
-  const totals = new Map<string, { factory: string; strategy: string; runs: number; clean: number; violating: number; unsettled: number; commits: string[] }>()
+  const totals = new Map<string, SoundnessTotal>()
   for (const c of records.slice(from)) {
     const pair = soundnessPair(c.command)
     if (!pair) continue

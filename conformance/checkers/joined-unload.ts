@@ -19,19 +19,28 @@ type Invoke = Extract<TraceEntry, { k: 'invoke' }>
 
 const PROCESS_UNLOADS = new Set(['shutdown', 'restart'])
 
-const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
+/**
+ * An invoke's or outcome's operation, nested ones apart: the operations a boundary nests share its
+ * actor and op number, and differ in `what` (which `windowsOf`, keyed without it, does not tell).
+ */
+export const operationKey = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
 
-/** The nested unload invokes (inside a boundary, never ended) that joined another chain's unload in flight. */
+const cache = new WeakMap<Analysis, Invoke[]>()
+
+/** The nested unload invokes (inside a boundary, never ended) that joined another chain's unload in flight (computed once per analysis). */
 export function joinedUnloads(a: Analysis): Invoke[] {
+  const known = cache.get(a)
+  if (known) return known
   const endedAt = new Map<string, number>()
-  for (const e of a.entries) if (e.k === 'outcome' && !endedAt.has(key(e))) endedAt.set(key(e), e.i)
+  for (const e of a.entries) if (e.k === 'outcome' && !endedAt.has(operationKey(e))) endedAt.set(operationKey(e), e.i)
   const out: Invoke[] = []
   const inFlight: Invoke[] = []
   for (const e of a.entries) {
     if (e.k !== 'invoke' || !PROCESS_UNLOADS.has(e.spec.op)) continue
     const nested = e.what.includes(' in ')
-    if (nested && !endedAt.has(key(e)) && inFlight.some((x) => x.world === e.world && (endedAt.get(key(x)) ?? Infinity) > e.i)) out.push(e)
+    if (nested && !endedAt.has(operationKey(e)) && inFlight.some((x) => x.world === e.world && (endedAt.get(operationKey(x)) ?? Infinity) > e.i)) out.push(e)
     inFlight.push(e)
   }
+  cache.set(a, out)
   return out
 }

@@ -23,7 +23,7 @@ import type { Analysis } from './analysis.js'
 import { R } from './declines.js'
 import { windowsOf } from './windows.js'
 import { gateClosed } from './liveness.js'
-import { joinedUnloads } from './joined-unload.js'
+import { joinedUnloads, operationKey } from './joined-unload.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 
@@ -89,25 +89,23 @@ const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
  */
 function selfDeadlocks(a: Analysis): Violation[] {
   const out: Violation[] = []
-  const key = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
   const ended = new Set<string>()
-  for (const e of a.entries) if (e.k === 'outcome') ended.add(key(e))
+  for (const e of a.entries) if (e.k === 'outcome') ended.add(operationKey(e))
   const gatesLeftClosed = gateClosed(a)
-  const joined = joinedUnloads(a)
   a.entries.forEach((e, i) => {
-    if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(key(e))) return
+    if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(operationKey(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
     if (index < 0) return
     const unload = e.spec.ops[index]!
     const inner = ` in ${e.what}#${index}`
     const started = a.entries.slice(i + 1).find((x) => x.k === 'invoke' && x.world === e.world && x.actor === e.actor && x.what.startsWith(unload.op) && x.what.endsWith(inner))
     if (started?.k !== 'invoke') return
-    if (ended.has(key(started))) {
+    if (ended.has(operationKey(started))) {
       a.declines.judged(137)
       return
     }
     // An unload another chain had started, joined: drained with the boundary under one reading of §8.
-    if (joined.includes(started)) {
+    if (joinedUnloads(a).includes(started)) {
       a.declines.declined(137, R.joinedUnload)
       return
     }
