@@ -80,58 +80,75 @@ export interface Defined {
   readonly waited: Set<string>
 }
 
+/**
+ * Where in a program a walk is, as a validation message names a field (`.actors[0].ops[2]`): built
+ * as a string only when a message needs it (a walk visits every node; few of them are reported).
+ */
+export class NamePath {
+  constructor(readonly parent: NamePath | undefined, readonly key: string, readonly index = -1) {}
+
+  toString(): string {
+    return `${this.parent === undefined ? '' : this.parent.toString()}${this.key}${this.index < 0 ? '' : `[${this.index}]`}`
+  }
+}
+
 /** What a walk visits: every operation (with the actor it runs under, undefined inside a behaviour), listener and action. */
 export interface Visitor {
-  op?(op: Op, path: string, actor: string | undefined): void
-  listener?(l: Listener, path: string): void
+  op?(op: Op, path: NamePath, actor: string | undefined): void
+  listener?(l: Listener, path: NamePath): void
   /** Every action: a listener's, an abort observer's, an effect's disposer, a minting behaviour's, a release's. */
-  action?(a: Action, path: string): void
+  action?(a: Action, path: NamePath): void
 }
 
-function walkAction(a: Action, path: string, v: Visitor): void {
+function walkAction(a: Action, path: NamePath, v: Visitor): void {
   v.action?.(a, path)
-  if (a.do === 'op' && a.op) walkOperation(a.op, `${path}.op`, undefined, v)
+  if (a.do === 'op' && a.op) walkOperation(a.op, new NamePath(path, '.op'), undefined, v)
 }
 
-function walkSetup(s: Setup, path: string, v: Visitor): void {
-  if (s.commitOp) walkOperation(s.commitOp, `${path}.commitOp`, undefined, v)
-  s.effects?.forEach((e, i) => walkAction(e.disposer, `${path}.effects[${i}].disposer`, v))
-  s.listeners?.forEach((l, i) => walkListener(l, `${path}.listeners[${i}]`, v))
+function walkSetup(s: Setup, path: NamePath, v: Visitor): void {
+  if (s.commitOp) walkOperation(s.commitOp, new NamePath(path, '.commitOp'), undefined, v)
+  s.effects?.forEach((e, i) => walkAction(e.disposer, new NamePath(new NamePath(path, '.effects', i), '.disposer'), v))
+  s.listeners?.forEach((l, i) => walkListener(l, new NamePath(path, '.listeners', i), v))
 }
 
-function walkListener(l: Listener, path: string, v: Visitor): void {
+function walkListener(l: Listener, path: NamePath, v: Visitor): void {
   v.listener?.(l, path)
-  walkAction(l.action, `${path}.action`, v)
-  if (l.onAbort) walkAction(l.onAbort, `${path}.onAbort`, v)
+  walkAction(l.action, new NamePath(path, '.action'), v)
+  if (l.onAbort) walkAction(l.onAbort, new NamePath(path, '.onAbort'), v)
 }
 
-function walkOperation(op: Op, path: string, actor: string | undefined, v: Visitor): void {
+function walkOperation(op: Op, path: NamePath, actor: string | undefined, v: Visitor): void {
   v.op?.(op, path, actor)
-  if ((op.op === 'create' || op.op === 'resume') && op.setup) walkSetup(op.setup, `${path}.setup`, v)
-  if (op.op === 'boundary') op.ops?.forEach((nested, i) => walkOperation(nested, `${path}.ops[${i}]`, actor, v))
-  if (op.op === 'runMaintenance' && op.onAbort) walkAction(op.onAbort, `${path}.onAbort`, v)
+  if ((op.op === 'create' || op.op === 'resume') && op.setup) walkSetup(op.setup, new NamePath(path, '.setup'), v)
+  if (op.op === 'boundary') op.ops?.forEach((nested, i) => walkOperation(nested, new NamePath(path, '.ops', i), actor, v))
+  if (op.op === 'runMaintenance' && op.onAbort) walkAction(op.onAbort, new NamePath(path, '.onAbort'), v)
 }
+
+const ROOT = undefined
 
 /** Visit every operation, listener and action of a program, with their paths. */
 export function walkNames(p: ProgramNames, v: Visitor): void {
-  p.actors.forEach((a, i) => a.ops.forEach((op, j) => walkOperation(op, `.actors[${i}].ops[${j}]`, a.id, v)))
+  p.actors.forEach((a, i) => {
+    const actor = new NamePath(ROOT, '.actors', i)
+    a.ops.forEach((op, j) => walkOperation(op, new NamePath(actor, '.ops', j), a.id, v))
+  })
   const env = p.env
   if (!env) return
-  env.listeners?.forEach((l, i) => walkListener(l, `.env.listeners[${i}]`, v))
-  env.effects?.forEach((e, i) => walkAction(e.disposer, `.env.effects[${i}].disposer`, v))
+  env.listeners?.forEach((l, i) => walkListener(l, new NamePath(ROOT, '.env.listeners', i), v))
+  env.effects?.forEach((e, i) => walkAction(e.disposer, new NamePath(new NamePath(ROOT, '.env.effects', i), '.disposer'), v))
   for (const [id, steps] of Object.entries(env.model ?? {})) {
-    steps.forEach((m, i) => { if (m.reply === 'tool' && m.op) walkOperation(m.op, `.env.model.${id}[${i}].op`, undefined, v) })
+    steps.forEach((m, i) => { if (m.reply === 'tool' && m.op) walkOperation(m.op, new NamePath(new NamePath(ROOT, `.env.model.${id}`, i), '.op'), undefined, v) })
   }
-  env.minting?.forEach((m, i) => walkAction(m.action, `.env.minting[${i}].action`, v))
-  for (const [id, prep] of Object.entries(env.preparations ?? {})) if (prep.onRelease) walkAction(prep.onRelease, `.env.preparations.${id}.onRelease`, v)
+  env.minting?.forEach((m, i) => walkAction(m.action, new NamePath(new NamePath(ROOT, '.env.minting', i), '.action'), v))
+  for (const [id, prep] of Object.entries(env.preparations ?? {})) if (prep.onRelease) walkAction(prep.onRelease, new NamePath(ROOT, `.env.preparations.${id}.onRelease`), v)
 }
 
 /** Every gate something waits on (a `wait` action, a gated load or preparation hand-over), with its path. */
-export function gateWaits(p: ProgramNames): { gate: string; path: string }[] {
-  const out: { gate: string; path: string }[] = []
-  walkNames(p, { action: (a, path) => { if (a.do === 'wait' && a.gate !== undefined) out.push({ gate: a.gate, path: `${path}.gate` }) } })
-  for (const [id, l] of Object.entries(p.env?.loads ?? {})) if (l.gate !== undefined) out.push({ gate: l.gate, path: `.env.loads.${id}.gate` })
-  for (const [id, prep] of Object.entries(p.env?.preparations ?? {})) if (prep.gate !== undefined) out.push({ gate: prep.gate, path: `.env.preparations.${id}.gate` })
+export function gateWaits(p: ProgramNames): { gate: string; path: NamePath }[] {
+  const out: { gate: string; path: NamePath }[] = []
+  walkNames(p, { action: (a, path) => { if (a.do === 'wait' && a.gate !== undefined) out.push({ gate: a.gate, path: new NamePath(path, '.gate') }) } })
+  for (const [id, l] of Object.entries(p.env?.loads ?? {})) if (l.gate !== undefined) out.push({ gate: l.gate, path: new NamePath(ROOT, `.env.loads.${id}.gate`) })
+  for (const [id, prep] of Object.entries(p.env?.preparations ?? {})) if (prep.gate !== undefined) out.push({ gate: prep.gate, path: new NamePath(ROOT, `.env.preparations.${id}.gate`) })
   return out
 }
 
@@ -199,7 +216,7 @@ export function danglingReferences(p: ProgramNames): DanglingReference[] {
     }
   } })
   for (const w of gateWaits(p)) {
-    if (!d.opened.has(w.gate)) missing(w.path, `no openGate opens gate ${JSON.stringify(w.gate)} (opened: ${quoted(d.opened)})`)
+    if (!d.opened.has(w.gate)) missing(String(w.path), `no openGate opens gate ${JSON.stringify(w.gate)} (opened: ${quoted(d.opened)})`)
   }
   for (const id of Object.keys(p.env?.preparations ?? {})) {
     if (!d.resumed.has(id)) missing(`.env.preparations.${id}`, `no operation resumes session ${JSON.stringify(id)}, so no preparation of it is ever made (resumed: ${quoted(d.resumed)})`)

@@ -29,6 +29,8 @@ import { SettledProbe } from './settled-probe.js'
 import { cut, errorText } from '../trace/bounded-text.js'
 import { GATE_MARK } from './surface-marks.js'
 import { Gates } from './gates.js'
+import { registrySnapshot } from './registry-snapshot.js'
+import { containsOperation } from '../program/contains-operation.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -105,6 +107,7 @@ export class World implements WorldHost {
   readonly #restarts = new Map<number, Promise<void>>()
   #ids = 0
   #tx = 0
+  #lastSnapshot: Snapshot | undefined
   #messages = 0
   /** A number per object the world has recorded a fact about, in the order it first saw them. */
   readonly #serials = new WeakMap<object, number>()
@@ -118,7 +121,7 @@ export class World implements WorldHost {
 
   private constructor(options: WorldOptions) {
     this.program = options.program
-    this.mayCrash = JSON.stringify(options.program).includes('"op":"crash"')
+    this.mayCrash = containsOperation(options.program, 'crash')
     this.port = options.port
     this.trace = options.trace
     this.#boot = options.process
@@ -149,7 +152,7 @@ export class World implements WorldHost {
 
   /** Both registries right now. */
   snapshot(): Snapshot {
-    return { agents: this.ctx.agents.list().map((a) => a.id), sessions: this.ctx.sessions.list().map((s) => s.id) }
+    return (this.#lastSnapshot = registrySnapshot(this.ctx.agents.list(), this.ctx.sessions.list(), this.#lastSnapshot))
   }
 
   /** A named owner (a child plugin context of the root), created on first use. */
