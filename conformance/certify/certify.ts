@@ -51,6 +51,13 @@ const INTERACTION_UNIT_TIMEOUTS = 4
 /** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
 const COSTLY_HANG_MS = 1_000
 
+/**
+ * Units in flight per worker. With one, a worker idles for a round trip through this thread after
+ * each unit, and most units take a few milliseconds. Verdicts are merged by unit index, so the
+ * certificate does not depend on it; a stop (fail-fast, a deadline) lets the units in flight finish.
+ */
+const UNITS_AHEAD = 8
+
 /** The suite's version (reported with every certificate). */
 export const SUITE_VERSION = '0.1.0'
 
@@ -110,6 +117,10 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
       size: workers, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
       // The pool's own watchdog backs up the in-worker one (which a synchronous livelock starves).
       unitTimeoutMs: unitTimeoutMs + 2_000,
+      // Most units take a few milliseconds: each worker holds units ahead and posts their verdicts
+      // in fours, so it never idles for a round trip through this thread (see UNITS_AHEAD).
+      prefetch: UNITS_AHEAD - 1,
+      batch: 4,
     })
     try {
       run = await runUnits(plan.units, async (unit) => {
@@ -118,7 +129,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
         if (outcome.kind === 'done') return outcome.result
         if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
         throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
-      }, { concurrency: workers, shouldStop, onVerdict })
+      }, { concurrency: workers * UNITS_AHEAD, shouldStop, onVerdict })
       const found = run.verdicts
       shrunk = await runShrinks(toShrink(found), async (unit) => {
         const outcome = await pool.run(unit, shrinkTimeoutMs(unitTimeoutMs) + 2_000)
