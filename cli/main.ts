@@ -7,6 +7,8 @@
  * non-zero code with one line saying why.
  * @module
  */
+// First: V8's tiering is set before the kit's modules run.
+import './v8-tuning.js'
 import { AdapterError } from '../conformance/adapters/adapter.js'
 import { ProgramError } from '../sim/program/program.js'
 import { RunFileError } from '../sim/trace/run-file.js'

@@ -1,0 +1,26 @@
+/**
+ * V8 tiering for the kit's workload, set before the kit's modules run (`main.ts` imports this
+ * first). A campaign's hot functions (the checkers, the trace analysis, the world's operations)
+ * meet new object shapes for thousands of runs: trace entries of kinds only rare runs record.
+ * Optimized early, on the shapes of the first few runs, they deoptimize at each new one and are
+ * recompiled, and a checker is a large function to recompile. Waiting for 16 times V8's default
+ * interrupt budget before optimizing lets their type feedback settle first; functions that stay
+ * hot (an adapter's own included) are still optimized. On the 2-core VM, `certify --profile quick`
+ * took about half the CPU with it; 4, 8, 16 and 32 times were tried, past 16 nothing more was
+ * gained. Measured in `bench/` (RESULTS §7).
+ *
+ * V8 flags are the process's, so this applies to the worker threads too. The kit as a library
+ * (`runCampaign`, `certify`, the vitest face) leaves the user's process as it is.
+ * @module
+ */
+import { setFlagsFromString } from 'node:v8'
+
+/** V8's default interrupt budget (bytes of bytecode executed between tiering checks) in V8 11 (Node 20). */
+const DEFAULT_INTERRUPT_BUDGET = 66 * 1024
+
+/** The budget the CLI sets. */
+export const KIT_INTERRUPT_BUDGET = 16 * DEFAULT_INTERRUPT_BUDGET
+
+// Later V8s (Node 22's 12.4) tier up by other flags: they are left as they are. DSH_KIT_V8_DEFAULTS
+// (any value) keeps V8's defaults, to compare.
+if (process.versions.v8.startsWith('11.') && process.env.DSH_KIT_V8_DEFAULTS === undefined) setFlagsFromString(`--interrupt-budget=${KIT_INTERRUPT_BUDGET}`)
