@@ -22,6 +22,7 @@ import type {
 import { OPERATION_KINDS, PAYLOAD_FILTER_EVENTS, PAYLOAD_FILTER_FIELDS, PROGRAM_VERSION, SIGNAL_EVENTS } from '../../sim/program/program.js'
 import { SESSION_EVENT_TYPES } from '../../sim/program/references.js'
 import { resolveReferences } from '../../sim/program/resolve-references.js'
+import { chainOnce, Lazy, shared } from './build-scope.js'
 
 /** An operation kind. */
 export type OperationKind = (typeof OPERATION_KINDS)[number]
@@ -83,48 +84,9 @@ function resolve(options: ArbitraryOptions): Resolved {
   return o
 }
 
-/**
- * `arb.chain(build)`, building the arbitrary for each distinct `key(value)` once. Arbitraries are
- * immutable descriptions, so a reused one draws exactly what a fresh one would from the same random
- * stream (the programs of every seed are unchanged); rebuilding them for every value drawn was most
- * of the cost of drawing a program (a whole operation tree per actor, per listener, per setup).
- */
-function chainOnce<T, U>(arb: Arbitrary<T>, build: (value: T) => Arbitrary<U>, key: (value: T) => string | number = (value) => String(value)): Arbitrary<U> {
-  const built = new Map<string | number, Arbitrary<U>>()
-  return arb.chain((value) => {
-    const k = key(value)
-    let chained = built.get(k)
-    if (chained === undefined) built.set(k, (chained = build(value)))
-    return chained
-  })
-}
-
-/**
- * An arbitrary built on first use: a program arbitrary offers every operation kind at every
- * nesting level, and a swarm configuration builds a new one per draw, most of whose branches that
- * draw never takes. Generation and shrinking are the built one's, so the values are the same.
- */
-class Lazy<T> extends fc.Arbitrary<T> {
-  #built: Arbitrary<T> | undefined
-  constructor(private readonly make: () => Arbitrary<T>) {
-    super()
-  }
-
-  #arb(): Arbitrary<T> {
-    return (this.#built ??= this.make())
-  }
-
-  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
-    return this.#arb().generate(mrng, biasFactor)
-  }
-
-  canShrinkWithoutContext(value: unknown): value is T {
-    return this.#arb().canShrinkWithoutContext(value)
-  }
-
-  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
-    return this.#arb().shrink(value, context)
-  }
+/** The key of a piece in its build scope (`build-scope.ts`): its name, the options it resolves to and its other arguments. */
+function pieceKey(name: string, options: ArbitraryOptions, ...args: readonly (string | number)[]): string {
+  return `${name} ${args.join(' ')} ${JSON.stringify(resolve(options))}`
 }
 
 /** `arb` one time in `n` (an integer >= 2), else absent (`undefined`); shrinks toward absent. */
@@ -172,6 +134,10 @@ export function gateArbitrary(options: ArbitraryOptions = {}): Arbitrary<string>
  * operation of the program opens becomes `slow` once the program is drawn (`resolveReferences`).
  */
 export function actionArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<Action> {
+  return shared(pieceKey('action', options, depth), () => buildActionArbitrary(options, depth))
+}
+
+function buildActionArbitrary(options: ArbitraryOptions, depth: number): Arbitrary<Action> {
   // (a wait counts twice: it survives only in a program that also opens a gate)
   const wait = gateArbitrary(options).map((gate): Action => ({ do: 'wait', gate }))
   const plain: Arbitrary<Action>[] = [
@@ -200,6 +166,10 @@ export function filterFieldsOf(event: EventName): (keyof PayloadFilter)[] {
 
 /** A payload filter of one or two fields the event can carry. */
 export function payloadFilterArbitrary(event: EventName): Arbitrary<PayloadFilter> {
+  return shared(`payload filter ${event}`, () => buildPayloadFilterArbitrary(event))
+}
+
+function buildPayloadFilterArbitrary(event: EventName): Arbitrary<PayloadFilter> {
   const fields = filterFieldsOf(event)
   return chainOnce(
     fc.subarray(fields, { minLength: 1, maxLength: Math.min(2, fields.length) }),
@@ -213,6 +183,10 @@ export function payloadFilterArbitrary(event: EventName): Arbitrary<PayloadFilte
  * only, weighted by {@link ABORT_OPERATIONS}: a second cancel most, then sends and teardown.
  */
 function abortActionArbitrary(options: ArbitraryOptions): Arbitrary<Action> {
+  return shared(pieceKey('abort action', options), () => buildAbortActionArbitrary(options))
+}
+
+function buildAbortActionArbitrary(options: ArbitraryOptions): Arbitrary<Action> {
   const o = resolve(options)
   const kinds = o.operations.filter((k) => ABORT_OPERATIONS[k] !== undefined)
   if (kinds.length === 0) return operationArbitrary({ ...options, operations: o.operations }, 0).map((op): Action => ({ do: 'op', op }))
@@ -227,6 +201,10 @@ function abortActionArbitrary(options: ArbitraryOptions): Arbitrary<Action> {
  * step (`block`) one time in three.
  */
 export function listenerArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<ListenerSpec> {
+  return shared(pieceKey('listener', options, depth), () => buildListenerArbitrary(options, depth))
+}
+
+function buildListenerArbitrary(options: ArbitraryOptions, depth: number): Arbitrary<ListenerSpec> {
   const action = actionArbitrary(options, depth)
   const preStepAction = fc.oneof({ arbitrary: fc.constant<Action>({ do: 'block' }), weight: 1 }, { arbitrary: action, weight: 2 })
   return chainOnce(fc.constantFrom<EventName>(...EVENT_NAMES), (event) => fc.record({
@@ -335,6 +313,10 @@ export function environmentEffectArbitrary(options: ArbitraryOptions = {}, depth
 
 /** An async setup of 0..3 steps with any combination of faults, a commit operation, effects and listeners. */
 export function setupArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<SetupSpec> {
+  return shared(pieceKey('setup', options, depth), () => buildSetupArbitrary(options, depth))
+}
+
+function buildSetupArbitrary(options: ArbitraryOptions, depth: number): Arbitrary<SetupSpec> {
   const o = resolve(options)
   return chainOnce(fc.integer({ min: 0, max: 3 }), (steps) => fc.record({
     throwSync: maybe(fc.constant(true), 8),
@@ -435,6 +417,10 @@ export function persistedLogArbitrary(): Arbitrary<RawEvent[]> {
 
 /** One operation of any allowed kind; nested setups/actions only while `depth > 0`. */
 export function operationArbitrary(options: ArbitraryOptions = {}, depth = resolve(options).nesting): Arbitrary<Operation> {
+  return shared(pieceKey('operation', options, depth), () => buildOperationArbitrary(options, depth))
+}
+
+function buildOperationArbitrary(options: ArbitraryOptions, depth: number): Arbitrary<Operation> {
   const o = resolve(options)
   const session = sessionArbitrary(options)
   const text = fc.constantFrom('hello', 'again', 'more')

@@ -18,8 +18,12 @@
 import type { Program } from '../../sim/program/program.js'
 import type { Rng } from '../../sim/streams.js'
 import { operationSlots } from './mutate.js'
+import { GrowthCurve } from './growth-curve.js'
+import type { GrowthPoint } from './growth-curve.js'
 import { TransitionTable } from './transition-table.js'
 import { WeightTree } from './weight-tree.js'
+
+export type { GrowthPoint }
 
 /** One corpus entry; `P` is how the corpus holds its program (a guided campaign keeps it serialized). */
 export interface CorpusEntry<P = Program> {
@@ -46,12 +50,6 @@ interface Kept<P> extends CorpusEntry<P> {
 /** Entries kept at most; past it the lowest-weight entry (the oldest among ties) leaves. */
 export const MAX_CORPUS = 4096
 
-/** A point of the state-coverage growth curve: after `runs` runs, `transitions` were covered. */
-export interface GrowthPoint {
-  readonly runs: number
-  readonly transitions: number
-}
-
 /** The state coverage of a campaign and, when guided, its corpus of programs (held as `P`). */
 export class Corpus<P = Program> {
   /** Runs that reached each transition, and the entry each is novel for. */
@@ -71,7 +69,7 @@ export class Corpus<P = Program> {
   readonly #free: number[]
   #serial = 0
   /** The growth curve: one point each time coverage grew. */
-  readonly growth: GrowthPoint[] = []
+  readonly #growth = new GrowthCurve()
   #runs = 0
 
   /**
@@ -130,7 +128,7 @@ export class Corpus<P = Program> {
     }
     for (const e of stale) this.#place(e)
     this.#runs += runs
-    if (novel.length > 0) this.growth.push({ runs: this.#runs, transitions: table.size })
+    if (novel.length > 0) this.#growth.add(this.#runs, table.size)
     if (this.keep && program !== undefined && novel.length > 0) {
       const kept = typeof program === 'function' ? (program as () => P)() : program
       // Every novel transition has been reached once: each adds 1 to the rarity.
@@ -157,14 +155,14 @@ export class Corpus<P = Program> {
     return chosen
   }
 
+  /** The growth curve: one point each time coverage grew (a copy). */
+  get growth(): GrowthPoint[] {
+    return this.#growth.points()
+  }
+
   /** Covered transitions after `runs` runs (the growth curve read at that point). */
   coveredAt(runs: number): number {
-    let covered = 0
-    for (const p of this.growth) {
-      if (p.runs > runs) break
-      covered = p.transitions
-    }
-    return covered
+    return this.#growth.at(runs)
   }
 
   /** Put `e`'s current weight in the tree. */
