@@ -116,28 +116,41 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
   const qc = median(quick.map((c) => c.cpuMs)) / 1000
   const tc = median(thorough.map((c) => c.cpuMs)) / 1000
   const g = campaignGrowth(campaign)
-  const flat = Math.abs(g.growthMB) < 5
+  const window = heapWindow(campaign, 50_000, 100_000)
   const cold = firstDetectionSummary(first, firstCap)
   return table(['goal', 'target', 'measured', 'met'], [
     ['scheduler throughput', 'decisions/s ≥ 3× fc.scheduler() on the same program', ratios || 'n/a', world.every((r) => r.ratio >= 3) ? 'yes' : 'no'],
     ['bug finding from a cold start (§5)', 'median over the gallery of runs-to-first-detection, guided fuzz ≥ 10× fewer than fast-check (programArbitrary + fc.scheduler())', `median fc ÷ guided ${fmt(cold.medianRatio, 2)}×; detected within ${fmt(firstCap)} runs (median search): guided ${cold.found['kit guided']}, unguided ${cold.found['kit unguided']}, fc ${cold.found['fc baseline']} of ${first.length}`, cold.medianRatio >= 10 ? 'yes' : 'no (see §5)'],
     ['schedule strategies on fixed programs (§2)', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
-    ['certify quick', '< 10 s', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q < 10 ? 'yes' : 'no') : 'n/a'],
+    ['certify quick', '≤ 2 s wall on 2 cores (issue 29; was < 10 s)', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q <= 2 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     longCampaignGoal(readLongCampaigns()),
     ...interactionGoals(readInteractionRecord()),
-    ['campaign memory', `flat over ${fmt(campaign.runs)} runs`, `heapUsed after GC ${fmt(campaign.samples.find((s) => s.runs > 0)?.heapMB ?? 0, 1)} → ${fmt(campaign.samples.at(-1)!.heapMB, 1)} MB (slope ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)`, flat ? 'yes' : 'no'],
-    ...workers.map((w) => [
-      `fuzz speed-up, ${w.target}`, '≥ 1.8× runs/s with 2 workers vs 1, on 2 cores',
-      w.skipped ? `not measured: ${w.skipped}` : `whole campaign of ${fmt(w.runs)} runs ${fmt(w.speedup, 2)}×; steady state (runs ${fmt(w.runs + 1)} … ${fmt(2 * w.runs)}) ${fmt(w.steadySpeedup, 2)}× (wall, median of ${w.one.length} alternating pairs)`,
-      w.skipped ? 'n/a' : w.speedup >= 1.8 ? 'yes' : w.steadySpeedup >= 1.8 ? 'steady state only' : 'no',
-    ]),
+    ['campaign memory', 'heap after GC flat within 10% over runs 50,000–100,000 of a guided campaign', window ? `heapUsed after GC ${fmt(window.from.heapMB, 1)} MB at run ${fmt(window.from.runs)} → ${fmt(window.to.heapMB, 1)} MB at run ${fmt(window.to.runs)} (${window.change >= 0 ? '+' : ''}${fmt(100 * window.change, 1)}%; slope over the whole campaign ${fmt(g.slopeMBPer10k, 2)} MB per 10,000 runs)` : `not measured: the campaign made ${fmt(campaign.runs)} runs`, window ? (Math.abs(window.change) <= 0.1 ? 'yes' : 'no') : 'n/a'],
+    ...workers.map((w) => {
+      // Issue 29 restates scaling by what 2 cores can show: the CPU-heavy factory at 1.7×.
+      const target = w.target.startsWith('CPU-heavy') ? 1.7 : 1.8
+      return [
+        `fuzz speed-up, ${w.target}`, `≥ ${fmt(target, 1)}× runs/s with 2 workers vs 1, on 2 cores`,
+        w.skipped ? `not measured: ${w.skipped}` : `whole campaign of ${fmt(w.runs)} runs ${fmt(w.speedup, 2)}×; steady state (runs ${fmt(w.runs + 1)} … ${fmt(2 * w.runs)}) ${fmt(w.steadySpeedup, 2)}× (wall, median of ${w.one.length} alternating pairs)`,
+        w.skipped ? 'n/a' : w.speedup >= target ? 'yes' : w.steadySpeedup >= target ? 'steady state only' : 'no',
+      ]
+    }),
+    ...workers.filter((w) => !w.skipped).map((w) => {
+      const whole = feedingShare(w.one)
+      const steady = feedingShare(steadyRuns(w).one)
+      return [
+        `feeding thread, ${w.target}`, 'main thread CPU per run ≤ 1/32 of the worker\'s (1 worker)',
+        `whole campaign 1/${fmt(1 / whole, 0)}; runs ${fmt(w.runs + 1)} … ${fmt(2 * w.runs)} 1/${fmt(1 / steady, 0)}`,
+        whole <= 1 / 32 ? 'yes' : steady <= 1 / 32 ? 'steady state only' : 'no',
+      ]
+    }),
     [
-      'cheaper runs', `≥ 2× less kit CPU per run than ${cost.before?.commit ?? BEFORE} (reference campaign)`,
+      'cheaper runs', `kit CPU per run ≤ 1.8 ms on the default guided reference campaign, side by side with ${cost.before?.commit ?? BEFORE}`,
       cost.before
         ? `${fmt(kitPerRun(cost.before), 2)} → ${fmt(kitPerRun(cost.after), 2)} ms per run: ${fmt(kitRatio(cost), 2)}× (${fmt(kitMarginalRatio(cost), 2)}× once started)${cost.unguided ? `; on the workload ${cost.before.commit} ran (\`--guidance off\`): ${fmt(kitPerRun(cost.unguided), 2)} ms per run, ${fmt(kitRatio(cost, cost.unguided), 2)}× (${fmt(kitMarginalRatio(cost, cost.unguided), 2)}× once started)` : ''}`
         : `not measured: ${cost.skipped ?? 'no before build'}`,
-      cost.before ? (kitRatio(cost) >= 2 ? 'yes' : cost.unguided && kitRatio(cost, cost.unguided) >= 2 ? 'like workloads only' : 'no') : 'n/a',
+      cost.before ? (kitPerRun(cost.after) <= 1.8 ? 'yes' : cost.unguided && kitPerRun(cost.unguided) <= 1.8 ? 'unguided only' : 'no') : 'n/a',
     ],
   ])
 }
@@ -301,14 +314,28 @@ ${gapNotes(sched, profile, rows, unmeasured, workers, cost)}
 
 type Loads = { readonly start: string; readonly end: string }
 
+/** The feeding thread's CPU over the workers' (median over campaigns with thread figures; NaN without). */
+function feedingShare(xs: readonly WorkersRow['one'][number][]): number {
+  const t = xs.map((x) => x.threads).filter((x) => x !== undefined)
+  return t.length === 0 ? Number.NaN : median(t.map((x) => x.mainMs / Math.max(1e-9, x.workersMs.reduce((a, b) => a + b, 0))))
+}
+
+/** Heap after GC at the samples nearest runs `from` and `to`, and the relative change (undefined if the campaign fell short). */
+function heapWindow(campaign: CampaignResult, from: number, to: number): { from: CampaignResult['samples'][number]; to: CampaignResult['samples'][number]; change: number } | undefined {
+  const nearest = (runs: number): CampaignResult['samples'][number] | undefined => campaign.samples.filter((s) => s.runs > 0 && s.runs >= runs * 0.9).sort((a, b) => Math.abs(a.runs - runs) - Math.abs(b.runs - runs))[0]
+  const a = nearest(from)
+  const b = nearest(to)
+  if (a === undefined || b === undefined || a === b || campaign.runs < to * 0.9) return undefined
+  return { from: a, to: b, change: b.heapMB / a.heapMB - 1 }
+}
+
 function workersSection(rows: readonly WorkersRow[], loads: Loads): string {
   const measured = rows.filter((r) => !r.skipped)
   const split = (xs: readonly WorkersRow['one'][number][]): string => {
     const t = xs.map((x) => x.threads).filter((x) => x !== undefined)
     if (t.length === 0) return 'n/a'
     const perRun = (f: (x: NonNullable<(typeof t)[number]>) => number): string => fmt(median(t.map((x, i) => f(x) / xs[i]!.runs)), 2)
-    // (the feeding thread's share: main thread CPU over the workers', the goal is at most 1/32)
-    const share = median(t.map((x) => x.mainMs / Math.max(1e-9, x.workersMs.reduce((a, b) => a + b, 0))))
+    const share = feedingShare(xs)
     return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)} (main ÷ workers 1/${fmt(1 / share, 0)})`
   }
   const threadLine = (r: WorkersRow): string => {
