@@ -29,6 +29,7 @@ import { SettledProbe } from './settled-probe.js'
 import { cut, errorText } from '../trace/bounded-text.js'
 import { GATE_MARK } from './surface-marks.js'
 import { Gates } from './gates.js'
+import { RunLifetime } from './run-lifetime.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -113,6 +114,8 @@ export class World implements WorldHost {
   readonly #dispatches = new WeakMap<object, number>()
   /** Activity signals watched for their abort. */
   readonly #watched = new WeakSet<AbortSignal>()
+  /** The abort listeners the world put on the code under test's signals, removed at the run's end. */
+  readonly #lifetime = new RunLifetime()
   /** Per agent, how many events about it (its own, its session's appends) the world observed. */
   readonly #news = new WeakMap<Agent, number>()
 
@@ -289,8 +292,10 @@ export class World implements WorldHost {
       this.trace.fact('abort', generation, -1, -1, this.serial(signal), id, `${source}:${typeof kind === 'string' ? kind : 'other'}${suffix}`)
     }
     if (signal.aborted) record(':before')
-    else signal.addEventListener('abort', () => record(''), { once: true })
+    else this.listenAbort(signal, () => record(''))
   }
+
+  listenAbort(signal: AbortSignal, listener: () => void): void { this.#lifetime.listen(signal, listener) }
 
   sendingAfterDisposal(agent: Agent): boolean {
     if (!this.#retired.has(agent)) return false
@@ -335,8 +340,9 @@ export class World implements WorldHost {
     this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
   }
 
-  /** The run is over: release what the process holds (it is never used again). */
+  /** The run is over: release what the process holds (it is never used again), and the world's abort listeners. */
   abandon(): void {
+    this.#lifetime.end()
     this.process.abandon()
   }
 
