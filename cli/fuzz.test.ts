@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { KIT_ROOT } from './adapter-loader.js'
+import { outsideProject } from './child-cli.test-helper.js'
 
 const exec = promisify(execFile)
 const CLI = join(KIT_ROOT, 'dist', 'cli', 'main.js')
@@ -80,6 +81,7 @@ describe('dsh-kit fuzz, replay, explain, list', () => {
       [['fuzz', '--scenario', 'nope'], /unknown scenario "nope"; expected one of: .*same-id-two-creates/],
       [['fuzz', '--scenario', 'same-id-two-creates', '--strategy', 'dfs', '--shard', '1/2'], /cannot be sharded/],
       [['fuzz', '--guidance', 'maybe'], /--guidance must be on or off, got "maybe"/],
+      [['fuzz', '--recycle-after', 'often'], /--recycle-after must be an integer >= 0, got "often"/],
       [['fuzz', '--scenario', 'same-id-two-creates', '--guidance', 'off'], /--guidance and --no-scenario-mix apply to random programs, not to a --scenario/],
     ] as const) {
       const run = await dshKit([...args])
@@ -87,6 +89,42 @@ describe('dsh-kit fuzz, replay, explain, list', () => {
       expect(run.stderr).toMatch(message)
     }
   }, 60_000)
+
+  it('fuzz --recycle-after replaces the workers without changing the report; an adapter asks for it with recycleAfter', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-fuzz-'))
+    const same = async (a: string, b: string): Promise<string> => (await exec(process.execPath, [join(KIT_ROOT, 'scripts', 'same-json.mjs'), a, b])).stdout.trim()
+    // A mutant (failures shrunk and reported through the same workers), every 4 seeds and never.
+    const campaign = ['fuzz', '--adapter', M01, '--runs', '30', '--seed', '5', '--workers', '1', '--keep-going', '--out', dir]
+    const never = await dshKit([...campaign, '--recycle-after', '0', '--json', join(dir, 'never.json')])
+    const every4 = await dshKit([...campaign, '--recycle-after', '4', '--json', join(dir, 'every4.json')])
+    expect([never.code, every4.code]).toEqual([1, 1])
+    expect(every4.stderr).toMatch(/1 worker \(each replaced after 4 seeds\)/)
+    expect(never.stderr).not.toMatch(/replaced after/)
+    expect(await same(join(dir, 'never.json'), join(dir, 'every4.json'))).toBe('identical (timing fields aside)')
+
+    // An adapter's own recycleAfter applies unless --recycle-after says otherwise; a bad one is refused.
+    const project = outsideProject()
+    writeFileSync(join(project, 'leaky.mjs'), `
+      import { ReferenceFactory } from 'dsh-lifecycle-kit'
+      import { factoryAdapter } from 'dsh-lifecycle-kit/conformance'
+      const adapter = factoryAdapter({ name: 'leaky-loop', version: '1.0.0' }, (pluginCtx) => {
+        const factory = new ReferenceFactory(pluginCtx)
+        pluginCtx.effect(() => () => factory.shutdown(), 'leaky-loop.factory')
+        return factory
+      })
+      export default { ...adapter, recycleAfter: Number(process.env.LEAKY_RECYCLE_AFTER ?? 5) }
+    `)
+    const leaky = ['fuzz', '--adapter', join(project, 'leaky.mjs'), '--runs', '24', '--seed', '9', '--workers', '2']
+    const asked = await dshKit([...leaky, '--json', join(dir, 'asked.json')])
+    const overridden = await dshKit([...leaky, '--recycle-after', '0', '--json', join(dir, 'overridden.json')])
+    expect([asked.code, overridden.code]).toEqual([0, 0])
+    expect(asked.stderr).toMatch(/2 workers \(each replaced after 5 seeds, as the adapter asks\)/)
+    expect(overridden.stderr).not.toMatch(/replaced after/)
+    expect(await same(join(dir, 'asked.json'), join(dir, 'overridden.json'))).toBe('identical (timing fields aside)')
+    const bad = await exec(process.execPath, [join(KIT_ROOT, 'dist', 'cli', 'main.js'), ...leaky], { cwd: KIT_ROOT, env: { ...process.env, LEAKY_RECYCLE_AFTER: '0' } }).then(() => undefined, (error: { code: number; stderr: string }) => error)
+    expect(bad?.code).toBe(78)
+    expect(bad?.stderr).toMatch(/"recycleAfter" must be an integer >= 1 \(run seeds per campaign worker\), got 0/)
+  }, 120_000)
 
   it('list prints the scenarios and the mutants after the clauses', async () => {
     const run = await dshKit(['list'])

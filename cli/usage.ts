@@ -26,7 +26,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   fuzz: `dsh-kit fuzz [--adapter <module>] [--runs N | --time <duration>] [--seed S] [--strategy random|pct|dfs|portfolio]
              [--scenario NAME] [--shard i/n] [--out <dir>] [--json <file>] [--reporter json|junit[=<file>]]...
              [--keep-going] [--no-shrink] [--guidance on|off] [--no-scenario-mix] [--no-interaction-mix]
-             [--interaction] [--checkpoint <file>] [--differential] [--no-baseline] [--no-timelines] [--workers N] [--baseline <file>]
+             [--interaction] [--checkpoint <file>] [--differential] [--no-baseline] [--no-timelines] [--workers N]
+             [--recycle-after N] [--baseline <file>]
   run random programs (or one named scenario) under many schedules with every checker on
   (default --runs 100, or 500 for a scenario). Random programs are guided by state coverage (default
   --guidance on): programs whose runs reached abstract transitions of the runtime no earlier run
@@ -39,6 +40,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   with its replay command; each failure is cross-checked on the reference factory, and
   --differential does not count violations the reference shows too. Runs go to --workers watched
   worker threads (default: every core; the findings of a --runs budget do not depend on it).
+  --recycle-after N replaces a worker by a fresh thread after N seeds (0: never; default: what the
+  adapter's recycleAfter asks, else never), for a runtime that keeps memory per run in its process;
+  the report is the same with or without it, and each replacement pays a worker's start-up again.
   Ctrl-C prints the partial summary and writes --json before exiting 130. --baseline <file> (certify's
   baseline file) makes a violation of a clause it lists known: reported, not failing the campaign
   (--no-baseline is another thing: it skips the cross-check of each failure on the reference factory).`,

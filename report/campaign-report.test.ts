@@ -143,6 +143,9 @@ describe('campaign', () => {
     const failing = await runCampaign({ adapter: m01, adapterModule: 'm01.js', scenario: withSetup, strategy: 'dfs', shrink: false })
     expect(failing.failures[0]!.rerun).toBe('npx dsh-kit fuzz --adapter m01.js --scenario tiny-two-creates --strategy dfs --seed 0 --runs 1')
     await expect(runCampaign({ scenario: findScenario('same-id-two-creates'), strategy: 'dfs', shard: { index: 1, count: 2 } })).rejects.toThrow(CampaignError)
+    // Recycling replaces worker threads: a campaign in this thread has none.
+    await expect(runCampaign({ runs: 1, recycleAfter: 10 })).rejects.toThrow(/recycleAfter replaces worker threads: give workers too/)
+    await expect(runCampaign({ runs: 1, workers: 1, recycleAfter: -1 })).rejects.toThrow(/recycleAfter must be an integer >= 0 \(0: never\), got -1/)
   })
 
   it('mixes named scenarios and swarm programs into random programs by seed block, and reports the mixed-in goals', async () => {

@@ -524,6 +524,30 @@ export const KIT_FIXES = [
       'kept finding as well.',
     ].join('\n'),
   },
+  {
+    title: 'A fuzz worker kept the whole world of every run that ended with a resume load hung (its memory grew with its runs)',
+    text: [
+      'Asked why upstream\'s CPU per run grows with the runs a process has made, we measured that it does not: the same',
+      '500 seeds run three times in one worker cost 23.2, 18.4, 17.8 and 19.5, 16.8, 16.0 ms of CPU per run (the',
+      'reference 10.1, 6.1, 4.7): the first pass pays the fresh worker\'s load and JIT warm-up, later passes are flat, and',
+      'a campaign\'s later windows differ from its first by their programs as much as by the process\'s age',
+      '(`bench/cpu-windows.js`, windows of 500 runs: third ÷ first 0.81-1.05 over eight campaigns). What grows is memory.',
+      'A heap snapshot after 2,500 runs held 35 whole worlds (the kit\'s `World`, cordis fibers, agents), one run in 70,',
+      'about 380 KB each, and a one-worker guided campaign\'s resident memory went from 196 to 446 MB over 15,000 runs,',
+      'on course for the worker\'s heap limit in a long campaign (a unit then lost to memory is charged as a livelock).',
+      'Cause: `resumeWith` hands the persistence load `AbortSignal.any([caller, owner, loop])` and `raceAbort` listens',
+      'to it until the load settles. A run that ends with the load hung leaves that listener on a signal that never',
+      'aborts, and Node keeps such a signal, and all its listener reaches, until it aborts or its sources are collected,',
+      'which they never are (the signal holds them). The kit\'s own waits (a hung load\'s, a hung model call\'s) left',
+      'their listeners on it too. Fixes: the world\'s abort listeners end with the run (`sim/world/run-lifetime.ts`);',
+      'upstream\'s cannot be removed without running upstream code after the run, so `dsh-kit fuzz` replaces a worker by',
+      'a fresh thread after N seeds (`WorkerPool` option `recycleAfter`) and this adapter asks for it',
+      '(`recycleAfter: 10000`, `index.mjs`; `fuzz --recycle-after N` overrides it, 0: never). Seeds and findings do not',
+      'change: `fuzz --adapter adapters/dsh-agent-loop --runs 1200 --seed 3 --keep-going` writes the same JSON with 2',
+      'workers recycled every 300 seeds, 1 worker every 100, and no recycling (`scripts/same-json.mjs`). Recycled every',
+      '5,000 seeds, the 15,000-run campaign stayed under 300 MB; a fresh worker costs 2-5 s of CPU, 1-3% of 10,000 runs.',
+    ].join('\n'),
+  },
 ]
 
 /** Adapter-side corrections found while certifying (the adapter is the host; none of them hides an upstream failure). */

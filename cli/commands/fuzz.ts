@@ -65,7 +65,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     out: { type: 'string' }, json: { type: 'string' }, 'keep-going': { type: 'boolean', default: false },
     'no-shrink': { type: 'boolean', default: false }, 'no-timelines': { type: 'boolean', default: false },
     differential: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false },
-    workers: { type: 'string' }, reporter: { type: 'string', multiple: true },
+    workers: { type: 'string' }, 'recycle-after': { type: 'string' }, reporter: { type: 'string', multiple: true },
     guidance: { type: 'string' }, 'no-scenario-mix': { type: 'boolean', default: false },
     baseline: { type: 'string' },
     interaction: { type: 'boolean', default: false }, 'no-interaction-mix': { type: 'boolean', default: false }, checkpoint: { type: 'string' },
@@ -81,6 +81,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const seed = intOption(values.seed === undefined && process.env.DSH_KIT_SEED !== undefined ? 'seed (from DSH_KIT_SEED)' : 'seed', values.seed ?? process.env.DSH_KIT_SEED, 0) ?? 0
   const timeMs = values.time === undefined ? undefined : parseDuration('time', values.time)
   const workers = workersOption(values.workers)
+  const recycleAfter = intOption('recycle-after', values['recycle-after'], 0)
   if (runs !== undefined && timeMs !== undefined) throw new UsageError('give --runs or --time, not both')
   let shard: { index: number; count: number } | undefined
   if (values.shard !== undefined) {
@@ -106,12 +107,15 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const checkpoint = values.checkpoint === undefined ? undefined : { restore: readCheckpoint(values.checkpoint), writer: checkpointWriter(values.checkpoint) }
   const what = scenario ? `scenario ${scenario.name}` : interactions === 'only' ? 'the interaction suite'
     : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}${interactions === 'off' ? ', no interaction mix' : ''}`
-  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${what}${checkpoint?.restore ? `, resuming from ${values.checkpoint} (${checkpoint.restore.results.length} seeds)` : ''}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}\n`)
+  const recycling = recycleAfter ?? adapter.recycleAfter ?? 0
+  const recycled = recycling === 0 ? '' : ` (each replaced after ${recycling} seeds${recycleAfter === undefined ? ', as the adapter asks' : ''})`
+  process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${what}${checkpoint?.restore ? `, resuming from ${values.checkpoint} (${checkpoint.restore.results.length} seeds)` : ''}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}${recycled}\n`)
   let report: CampaignReport
   try {
     report = await runCampaign({
       adapter, strategy: values.strategy as CampaignStrategy, seed, outDir,
       keepGoing: values['keep-going'], shrink: !values['no-shrink'], onProgress: fuzzProgress(started), workers,
+      ...(recycleAfter === undefined ? {} : { recycleAfter }),
       differential: values.differential, ...(values['no-baseline'] ? { baseline: false as const } : {}),
       ...(values.guidance === undefined ? {} : { guidance: values.guidance === 'on' }), mixScenarios: !values['no-scenario-mix'], interactions,
       ...(checkpoint ? { checkpoint: { ...(checkpoint.restore ? { restore: checkpoint.restore } : {}), save: checkpoint.writer.save } } : {}),

@@ -29,6 +29,8 @@ export interface AdapterDescription {
   readonly version: string
   readonly supports: Supports
   readonly reproduces?: string
+  /** The adapter's `recycleAfter` (run seeds per campaign worker). */
+  readonly recycleAfter?: number
   /** A process adapter (it boots a foreign runtime) rather than a factory adapter. */
   readonly foreign: boolean
 }
@@ -69,6 +71,7 @@ export async function run(state: AdapterWorkerState, unit: AdapterUnit, context:
     return {
       name: adapter.name, version: adapter.version, supports: adapter.supports, foreign: adapter.foreign,
       ...(adapter.reproduces === undefined ? {} : { reproduces: adapter.reproduces }),
+      ...(adapter.recycleAfter === undefined ? {} : { recycleAfter: adapter.recycleAfter }),
     }
   }
   const replayed = await settleOrHang(() => replayRun(unit.request, adapter.processFactory), { timeoutMs: unit.timeoutMs, ...keepAlive })

@@ -68,6 +68,13 @@ export interface Adapter {
   process?(services: ProcessServices): ProcessHandle | Promise<ProcessHandle>
   /** One line saying which catalog entry a mutant reproduces (mutants only). */
   readonly reproduces?: string
+  /**
+   * Run seeds a campaign worker thread runs before the kit replaces it by a fresh one (default:
+   * never). For a runtime that keeps memory in its process run after run, which only the process's
+   * end frees: findings and reports do not change, and each replacement pays a worker's start-up
+   * again (loading the adapter, JIT warm-up). `dsh-kit fuzz --recycle-after N` overrides it.
+   */
+  readonly recycleAfter?: number
 }
 
 /** An adapter with every optional field filled in. */
@@ -101,6 +108,9 @@ export function normalizeAdapter(value: unknown, source = 'adapter'): Normalized
   for (const [key, v] of Object.entries((a.supports ?? {}) as object)) {
     if (!(key in DEFAULT_SUPPORTS)) throw new AdapterError(`${source}: unknown supports key "${key}"; known: ${Object.keys(DEFAULT_SUPPORTS).join(', ')}`)
     if (typeof v !== 'boolean') throw new AdapterError(`${source}: supports.${key} must be a boolean`)
+  }
+  if (a.recycleAfter !== undefined && (typeof a.recycleAfter !== 'number' || !Number.isSafeInteger(a.recycleAfter) || a.recycleAfter < 1)) {
+    throw new AdapterError(`${source}: "recycleAfter" must be an integer >= 1 (run seeds per campaign worker), got ${stringText(a.recycleAfter)}`)
   }
   const adapter = value as Adapter
   if (typeof adapter.install !== 'function') {

@@ -87,6 +87,7 @@ export function adapterStandIn(description: AdapterDescription, source: string):
   return {
     name: description.name, version: description.version, supports: description.supports,
     ...(description.reproduces === undefined ? {} : { reproduces: description.reproduces }),
+    ...(description.recycleAfter === undefined ? {} : { recycleAfter: description.recycleAfter }),
     ...(description.foreign ? { process: refuse } : { install: refuse }),
   }
 }

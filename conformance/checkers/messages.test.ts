@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
 import type { InboxSnapshot, NewEntry, Trace, TraceEntry } from '../../sim/trace/trace.js'
-import { inboxMessageId } from '../../sim/world/world.js'
+import { inboxMessageId } from '../../sim/world/inbox-payload.js'
 import { checkRun } from './index.js'
 import { inboxDifference, messageOf, quoteIds } from './wording.js'
 

@@ -85,6 +85,10 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   if (!(maxSeeds >= 1) || (Number.isFinite(maxSeeds) && !Number.isSafeInteger(maxSeeds))) throw new CampaignError(`runs must be an integer >= 1, got ${maxSeeds}`)
   const workers = options.workers
   if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) throw new CampaignError(`workers must be an integer >= 1, got ${workers}`)
+  if (options.recycleAfter !== undefined && (!Number.isSafeInteger(options.recycleAfter) || options.recycleAfter < 0)) throw new CampaignError(`recycleAfter must be an integer >= 0 (0: never), got ${options.recycleAfter}`)
+  if (options.recycleAfter !== undefined && options.recycleAfter > 0 && workers === undefined) throw new CampaignError('recycleAfter replaces worker threads: give workers too (a campaign without them runs in this thread)')
+  // The adapter's own hint applies unless the caller says otherwise (0: never).
+  const recycleAfter = (options.recycleAfter ?? adapter.recycleAfter) || undefined
   const scenario = options.scenario
   if (scenario && kind === 'dfs' && shard.count > 1) throw new CampaignError('a dfs over a scenario explores one tree in order and cannot be sharded; shard random, pct or portfolio instead')
   if (scenario && !adapter.supports.resume && (uses(scenario.program, 'resume') || uses(scenario.program, 'restart'))) {
@@ -182,6 +186,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   } else {
     stoppedBy = await runInWorkers(ctx, ledger, {
       workers, first, maxSeeds, seedAt, stop, progress, ...(guided ? { guided } : {}), ...(saving ? { saving } : {}), ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}),
+      ...(recycleAfter === undefined ? {} : { recycleAfter }),
     }) ?? stoppedBy
   }
   // An interaction campaign that ran its whole stream (no --runs given) explored everything it had.
@@ -240,7 +245,7 @@ async function takeTreeResult(
 }
 
 /** A pool of watched campaign workers. */
-function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: number; batch?: number } = {}): WorkerPool<CampaignUnit, SeedResult | CampaignFailure> {
+function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: number; batch?: number; recycleAfter?: number } = {}): WorkerPool<CampaignUnit, SeedResult | CampaignFailure> {
   const init: CampaignWorkerInit = { settings: ctx.settings }
   return new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
     size, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
@@ -269,7 +274,7 @@ async function runInWorkers(
   o: {
     workers: number; first: number; maxSeeds: number; seedAt: (j: number) => number; stop: () => boolean
     progress: (phase: 'running' | 'shrinking', key?: string, runSeed?: number) => void; adapterModule?: string; guided?: GuidedDraw
-    saving?: Checkpointing
+    saving?: Checkpointing; recycleAfter?: number
   },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
   const pool = campaignPool(ctx, o.workers, {
@@ -279,6 +284,10 @@ async function runInWorkers(
     // 0.1 ms of CPU on each side on a 2-core VM, a few percent of a seed).
     prefetch: 7,
     batch: 4,
+    // A worker's own state only spares its results what it already reported (coverage, transitions)
+    // or loaded (corpus programs): the ledger takes the same report from a fresh one, as it does from
+    // any number of workers (CampaignOptions.recycleAfter).
+    ...(o.recycleAfter === undefined ? {} : { recycleAfter: o.recycleAfter }),
   })
   const pending = new Map<number, Promise<SeedResult>>()
   const reports: Promise<void>[] = []

@@ -122,6 +122,13 @@ export interface CampaignOptions {
    * reference. Default: in this thread. The report of a `runs` budget is the same for any number.
    */
   readonly workers?: number
+  /**
+   * With `workers`: replace a worker thread by a fresh one after this many run seeds (and failure
+   * reports) (0: never). Default: the adapter's `recycleAfter`, else never. The report is the same
+   * with or without it; each replacement pays a worker's start-up again. A DFS over a scenario runs
+   * in one worker that holds the tree, and is not recycled.
+   */
+  readonly recycleAfter?: number
 }
 
 /**

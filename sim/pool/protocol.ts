@@ -28,11 +28,12 @@ export type FromWorker =
  * The memory a worker shares with its supervisor (a `BigInt64Array` over a `SharedArrayBuffer`),
  * current even while either thread is busy: when the worker last reached its event loop, and which
  * unit it is running since when (so a lost unit is told apart from the units before it whose ends
- * are still waiting in the worker's batch), and the memory its isolate holds (heap plus external
- * and array-buffer memory, which a heap limit does not count) as of its last beat, in bytes. Times
+ * are still waiting in the worker's batch), the memory its isolate holds (heap plus external and
+ * array-buffer memory, which a heap limit does not count) as of its last beat, in bytes, and 1 once
+ * it holds a stray error to charge to its next unit (so the pool does not recycle it first). Times
  * are µs since the epoch.
  */
-export const SHARED = { beat: 0, running: 1, since: 2, memory: 3, length: 4 } as const
+export const SHARED = { beat: 0, running: 1, since: 2, memory: 3, stray: 4, length: 5 } as const
 
 /** `SHARED.running` when the worker runs no unit. */
 export const NO_UNIT = -1n

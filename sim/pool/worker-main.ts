@@ -39,7 +39,10 @@ realSetInterval(beatNow, BEAT_MS).unref()
 // unit, which the supervisor charges like any crash of a run. A run's own watch takes these
 // listeners over while it runs (`process-watch.ts`) and gives them back after.
 let stray: { readonly error: unknown } | undefined
-const keepStray = (error: unknown): void => { stray ??= { error } }
+const keepStray = (error: unknown): void => {
+  stray ??= { error }
+  if (data.strays === 'charge') Atomics.store(shared, SHARED.stray, 1n)
+}
 process.on('uncaughtException', keepStray)
 process.on('unhandledRejection', keepStray)
 

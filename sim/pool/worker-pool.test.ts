@@ -109,6 +109,7 @@ describe('WorkerPool with prefetch', () => {
   it('refuses a negative prefetch and a batch below 1', () => {
     expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, prefetch: -1 })).toThrow(/prefetch must be an integer >= 0/)
     expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, batch: 0 })).toThrow(/batch must be an integer >= 1, got 0/)
+    expect(() => new WorkerPool({ size: 1, executor: executor(), init: null, unitTimeoutMs: 1_000, recycleAfter: 0 })).toThrow(/recycleAfter must be an integer >= 1, got 0/)
   })
 })
 
@@ -150,4 +151,84 @@ describe('WorkerPool with batched ends', () => {
       await pool.close()
     }
   }, 30_000)
+})
+
+describe('WorkerPool with recycling', () => {
+  type Ran = { n: number; square: number; ranBefore: number[]; thread: number }
+  type Pool = WorkerPool<Unit & { stray?: true }, Ran>
+
+  /** Results name the thread that ran the unit; `stray` throws from a timer while the unit still waits. */
+  function threadExecutor(): string {
+    const file = join(mkdtempSync(join(tmpdir(), 'dsh-pool-')), 'thread-executor.mjs')
+    writeFileSync(file, `
+      import { threadId } from 'node:worker_threads'
+      export function init() { return { ran: [] } }
+      export async function run(state, unit) {
+        state.ran.push(unit.n)
+        if (unit.stray) {
+          setTimeout(() => { throw new Error('a stray error of unit ' + unit.n) }, 0)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+        return { n: unit.n, square: unit.n * unit.n, ranBefore: state.ran.slice(0, -1), thread: threadId }
+      }
+    `)
+    return pathToFileURL(file).href
+  }
+  const ran = (o: PoolOutcome<Ran>): Ran => {
+    if (o.kind !== 'done') throw new Error(`unit not done: ${o.kind}`)
+    return o.result
+  }
+  const ns = Array.from({ length: 10 }, (_, i) => i + 1)
+
+  it('replaces a worker after recycleAfter units, with the units and their results of a pool that does not recycle', async () => {
+    const plain: Pool = new WorkerPool({ size: 1, executor: threadExecutor(), init: null, unitTimeoutMs: 20_000, prefetch: 2, batch: 2 })
+    const recycling: Pool = new WorkerPool({ size: 1, executor: threadExecutor(), init: null, unitTimeoutMs: 20_000, prefetch: 2, batch: 2, recycleAfter: 3 })
+    try {
+      const [a, b] = [await Promise.all(ns.map((n) => plain.run({ n }))), await Promise.all(ns.map((n) => recycling.run({ n })))]
+      // The same units, each with the result it depends on, in order.
+      expect(b.map((o) => ran(o).square)).toEqual(a.map((o) => ran(o).square))
+      expect(b.map((o) => ran(o).n)).toEqual(ns)
+      // One thread ran all of them without recycling; with it, a fresh thread (its state empty) every 3 units.
+      expect(new Set(a.map((o) => ran(o).thread)).size).toBe(1)
+      const threads = b.map((o) => ran(o).thread)
+      expect(threads.map((t) => threads.indexOf(t))).toEqual([0, 0, 0, 3, 3, 3, 6, 6, 6, 9])
+      expect(new Set(threads).size).toBe(4)
+      expect(b.map((o) => ran(o).ranBefore)).toEqual([[], [1], [1, 2], [], [4], [4, 5], [], [7], [7, 8], []])
+      expect([plain.recycled, recycling.recycled, recycling.lost]).toEqual([0, 3, 0])
+    } finally {
+      await Promise.all([plain.close(), recycling.close()])
+    }
+  }, 60_000)
+
+  it('gives no worker of several more than recycleAfter units', async () => {
+    const pool: Pool = new WorkerPool({ size: 2, executor: threadExecutor(), init: null, unitTimeoutMs: 20_000, prefetch: 7, batch: 4, recycleAfter: 4 })
+    try {
+      const units = Array.from({ length: 30 }, (_, i) => i + 1)
+      const results = (await Promise.all(units.map((n) => pool.run({ n })))).map(ran)
+      expect(results.map((r) => r.n)).toEqual(units)
+      const perThread = new Map<number, number>()
+      for (const r of results) perThread.set(r.thread, (perThread.get(r.thread) ?? 0) + 1)
+      expect(Math.max(...perThread.values())).toBeLessThanOrEqual(4)
+      expect(pool.recycled).toBeGreaterThanOrEqual(6)
+      expect(pool.lost).toBe(0)
+    } finally {
+      await pool.close()
+    }
+  }, 60_000)
+
+  it('charges a stray error to the worker\'s next unit, as without recycling, instead of dropping it with the worker', async () => {
+    const outcomes = async (recycleAfter?: number): Promise<string[]> => {
+      const pool: Pool = new WorkerPool({ size: 1, executor: threadExecutor(), init: null, unitTimeoutMs: 20_000, ...(recycleAfter ? { recycleAfter } : {}) })
+      try {
+        // Unit 3, the last of the first worker's three, leaves a stray error behind.
+        const all = await Promise.all([{ n: 1 }, { n: 2 }, { n: 3, stray: true as const }, { n: 4 }, { n: 5 }].map((u) => pool.run(u)))
+        return all.map((o) => (o.kind === 'lost' ? `lost: ${o.reason}` : o.kind))
+      } finally {
+        await pool.close()
+      }
+    }
+    const expected = ['done', 'done', 'done', 'lost: crash', 'done']
+    expect(await outcomes()).toEqual(expected)
+    expect(await outcomes(3)).toEqual(expected)
+  }, 60_000)
 })

@@ -3,7 +3,8 @@
  * test cannot defeat): each unit has a wall-clock budget and each worker a heap limit; a unit that
  * overruns, exhausts memory, crashes its worker or stops reaching its event loop is reported as **lost**
  * with the reason, its worker is terminated and replaced, and the pool goes on. Nothing is dropped
- * silently: every `run` resolves with the unit's result or the reason it has none.
+ * silently: every `run` resolves with the unit's result or the reason it has none. With
+ * `recycleAfter`, a worker is also replaced, between units, once it has been given that many.
  * @module
  */
 import { existsSync } from 'node:fs'
@@ -84,6 +85,16 @@ export interface WorkerPoolOptions {
    * memory is lost to memory (default {@link DEFAULT_PROCESS_MEMORY_MB}).
    */
   readonly processMemoryMb?: number
+  /**
+   * Replace a worker by a fresh one once it has been given this many units (default: never). For
+   * code under test that leaves memory in its thread unit after unit, which only the thread's end
+   * frees (the upstream adapter: see its REPORT.md). A retiring worker is given no more units; once
+   * it has ended those it holds it is terminated, and a fresh one loads the executor (its load and
+   * JIT warm-up are paid again). No unit is moved, repeated or changed, so the units' results are
+   * those of a pool that never recycles. A worker holding a stray error (see `strays`) is kept until
+   * its next unit is charged with it.
+   */
+  readonly recycleAfter?: number
 }
 
 /** A pool whose workers cannot start: the executor's `init` threw, or a worker died, hung or ran away while loading. */
@@ -123,6 +134,10 @@ interface Slot<R> {
   readonly spawned: number
   /** The units posted to this worker, in the order it runs them: the first is running, the rest wait in the worker. */
   jobs: Job<R>[]
+  /** Units posted to this worker since it started. */
+  posted: number
+  /** It has been given its `recycleAfter` units: it gets no more, and is replaced once it has ended them. */
+  retiring: boolean
   /** The running unit's budget timer, and when it started (as far as this thread can tell). */
   timer: NodeJS.Timeout | undefined
   started: number
@@ -142,6 +157,7 @@ export class WorkerPool<U, R> {
   #initError: Error | undefined
   #closed = false
   #lost = 0
+  #recycled = 0
   #dispatchQueued = false
   /** Checks loads, livelocks and memory while any worker lives (real timers: see real-clock.ts). */
   #watchdog: NodeJS.Timeout | undefined
@@ -158,6 +174,7 @@ export class WorkerPool<U, R> {
     if (!Number.isSafeInteger(options.size) || options.size < 1) throw new RangeError(`WorkerPool: size must be an integer >= 1, got ${String(options.size)}`)
     if (options.prefetch !== undefined && (!Number.isSafeInteger(options.prefetch) || options.prefetch < 0)) throw new RangeError(`WorkerPool: prefetch must be an integer >= 0, got ${String(options.prefetch)}`)
     if (options.batch !== undefined && (!Number.isSafeInteger(options.batch) || options.batch < 1)) throw new RangeError(`WorkerPool: batch must be an integer >= 1, got ${String(options.batch)}`)
+    if (options.recycleAfter !== undefined && (!Number.isSafeInteger(options.recycleAfter) || options.recycleAfter < 1)) throw new RangeError(`WorkerPool: recycleAfter must be an integer >= 1, got ${String(options.recycleAfter)}`)
     this.#options = options
     for (let i = 0; i < options.size; i++) this.#slots.push(this.#spawn())
     this.#watchdog = realSetInterval(() => this.#watch(), BUSY_POLL_MS)
@@ -167,6 +184,11 @@ export class WorkerPool<U, R> {
   /** Units lost so far (each was reported to its caller). */
   get lost(): number {
     return this.#lost
+  }
+
+  /** Workers replaced so far after their `recycleAfter` units. */
+  get recycled(): number {
+    return this.#recycled
   }
 
   /** Run one unit; resolves with its result, or why it has none. Rejects only if the workers cannot start. */
@@ -209,7 +231,7 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), jobs: [], timer: undefined, started: 0, shared }
+    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), jobs: [], posted: 0, retiring: false, timer: undefined, started: 0, shared }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -236,6 +258,7 @@ export class WorkerPool<U, R> {
         return
       case 'ends':
         for (const end of m.ends) this.#onEnd(slot, end)
+        if (slot.retiring && slot.jobs.length === 0) this.#recycle(slot)
         this.#dispatch()
     }
   }
@@ -280,6 +303,17 @@ export class WorkerPool<U, R> {
     return fromEpochMs(Number(Atomics.load(slot.shared, SHARED.since)) / 1000)
   }
 
+  /** A retiring worker has ended its units: replace it, unless it holds a stray error its next unit must be charged with. */
+  #recycle(slot: Slot<R>): void {
+    if (this.#closed || this.#initError !== undefined) return
+    if (Atomics.load(slot.shared, SHARED.stray) !== 0n) {
+      slot.retiring = false
+      return
+    }
+    this.#recycled++
+    this.#replace(slot)
+  }
+
   #replace(slot: Slot<R>): void {
     const old = slot.worker
     old.removeAllListeners('exit')
@@ -303,9 +337,10 @@ export class WorkerPool<U, R> {
     for (let held = 1; held <= depth && this.#queue.length > 0; held++) {
       for (const slot of this.#slots) {
         if (this.#queue.length === 0) break
-        if (!slot.ready || slot.jobs.length >= held) continue
+        if (!slot.ready || slot.retiring || slot.jobs.length >= held) continue
         const job = this.#queue.shift()!
         slot.jobs.push(job)
+        if (++slot.posted === this.#options.recycleAfter) slot.retiring = true
         let batch = posted.get(slot)
         if (batch === undefined) posted.set(slot, (batch = []))
         batch.push(job)

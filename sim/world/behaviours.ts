@@ -17,19 +17,19 @@ export class InjectedFault extends Error {
   override readonly name = 'InjectedFault'
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
+function untilAborted(world: WorldHost, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve()
-    else signal.addEventListener('abort', () => resolve(), { once: true })
+    else world.listenAbort(signal, () => resolve())
   })
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(world: WorldHost, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason)
     const onAbort = (): void => { clearTimeout(timer); reject(signal.reason) }
     const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve() }, ms)
-    signal.addEventListener('abort', onAbort, { once: true })
+    world.listenAbort(signal, onAbort)
   })
 }
 
@@ -76,7 +76,7 @@ export class Behaviours {
       // Finishes (or fails) at a point the program chooses: when its gate opens. An abort of the
       // load's signal meanwhile rejects it with the reason, as a hang does.
       const opened = world.gate(spec.gate, actor, generation)
-      if (signal) await Promise.race([opened, untilAborted(signal)])
+      if (signal) await Promise.race([opened, untilAborted(world, signal)])
       else await opened
       if (signal?.aborted) {
         world.trace.mark(`${actor}@aborted`, generation, { id })
@@ -91,7 +91,7 @@ export class Behaviours {
     if (spec.load === 'hang') {
       world.trace.mark(`${actor}@hang`, world.generation, { id })
       world.trace.fact('hang', world.generation, -1, -1, 1, id, `${actor}:hang`)
-      if (signal) await Promise.race([untilAborted(signal), world.port.block(`${actor}:hang`, actor)])
+      if (signal) await Promise.race([untilAborted(world, signal), world.port.block(`${actor}:hang`, actor)])
       else await world.port.block(`${actor}:hang`, actor)
       world.trace.mark(`${actor}@aborted`, world.generation, { id })
       world.trace.fact('hang', world.generation, -1, -1, 0, id, `${actor}:hang`)
@@ -254,7 +254,7 @@ export class Behaviours {
     const generation = this.world.generation
     const observeAbort = (signal: AbortSignal | undefined): void => {
       if (spec.onAbort === undefined || signal === undefined || signal.aborted) return
-      signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined, {}, () => undefined, -1, 'abort') }, { once: true })
+      this.world.listenAbort(signal, () => { if (!this.world.crashed(generation)) this.#play(spec.onAbort!, `abort:${spec.event}`, `${origin}:abort`, () => undefined, {}, () => undefined, -1, 'abort') })
     }
     if (spec.event === 'agent/pre-step') {
       ctx.on('agent/pre-step', (payload, next) => {
@@ -306,7 +306,7 @@ export class Behaviours {
   observeAbort(signal: AbortSignal, action: Action, origin: string): void {
     if (signal.aborted) return
     const generation = this.world.generation
-    signal.addEventListener('abort', () => { if (!this.world.crashed(generation)) this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined, {}, () => undefined, -1, 'abort') }, { once: true })
+    this.world.listenAbort(signal, () => { if (!this.world.crashed(generation)) this.#play(action, 'abort:maintenance', `${origin}:abort`, () => undefined, {}, () => undefined, -1, 'abort') })
   }
 
   /** Register an effect on `ctx` whose disposer plays `spec.disposer`. */
@@ -404,7 +404,7 @@ export class Behaviours {
         throw new InjectedFault(`model call ${k + 1} of "${id}" failed`)
       case 'hang':
         this.world.trace.fact('hang', this.world.generation, -1, -1, 1, id, `${actor}:hang`)
-        await Promise.race([untilAborted(request.signal), this.world.port.block(`${actor}:hang`, actor)])
+        await Promise.race([untilAborted(this.world, request.signal), this.world.port.block(`${actor}:hang`, actor)])
         // An abort that reaches the call only after its process crashed is heard by no one.
         if (this.world.crashed(generation)) return never()
         this.world.trace.fact('hang', this.world.generation, -1, -1, 0, id, `${actor}:hang`)
@@ -424,7 +424,7 @@ export class Behaviours {
         request.signal.throwIfAborted()
         return { text: `tool ${k + 1}`, followUp: true }
       case 'delay':
-        await sleep(spec.ms, request.signal)
+        await sleep(this.world, spec.ms, request.signal)
         // A timer outlives nothing: the reply never reaches a process that crashed meanwhile.
         if (this.world.crashed(generation)) return never()
         return { text: `reply ${k + 1}` }

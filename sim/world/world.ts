@@ -23,7 +23,7 @@ import { OWNERSHIP_MARK, probeOwnership } from './ownership-probe.js'
 import type { Program } from '../program/program.js'
 import { actorOfLabel } from './ports.js'
 import type { SchedulerPort } from './ports.js'
-import type { InboxSnapshot, Snapshot, TraceRecorder } from '../trace/trace.js'
+import type { Snapshot, TraceRecorder } from '../trace/trace.js'
 import { never } from './never.js'
 import { SettledProbe } from './settled-probe.js'
 import { cut, errorText } from '../trace/bounded-text.js'
@@ -31,6 +31,8 @@ import { GATE_MARK } from './surface-marks.js'
 import { Gates } from './gates.js'
 import { registrySnapshot } from './registry-snapshot.js'
 import { containsOperation } from '../program/contains-operation.js'
+import { RunLifetime } from './run-lifetime.js'
+import { inboxMessageId, inboxSnapshot } from './inbox-payload.js'
 
 /** Options of {@link World}. */
 export interface WorldOptions {
@@ -116,6 +118,8 @@ export class World implements WorldHost {
   readonly #dispatches = new WeakMap<object, number>()
   /** Activity signals watched for their abort. */
   readonly #watched = new WeakSet<AbortSignal>()
+  /** The abort listeners the world put on the code under test's signals, removed at the run's end. */
+  readonly #lifetime = new RunLifetime()
   /** Per agent, how many events about it (its own, its session's appends) the world observed. */
   readonly #news = new WeakMap<Agent, number>()
 
@@ -292,8 +296,10 @@ export class World implements WorldHost {
       this.trace.fact('abort', generation, -1, -1, this.serial(signal), id, `${source}:${typeof kind === 'string' ? kind : 'other'}${suffix}`)
     }
     if (signal.aborted) record(':before')
-    else signal.addEventListener('abort', () => record(''), { once: true })
+    else this.listenAbort(signal, () => record(''))
   }
+
+  listenAbort(signal: AbortSignal, listener: () => void): void { this.#lifetime.listen(signal, listener) }
 
   sendingAfterDisposal(agent: Agent): boolean {
     if (!this.#retired.has(agent)) return false
@@ -338,8 +344,9 @@ export class World implements WorldHost {
     this.trace.add({ k: 'final', world: this.generation, snap: this.snapshot(), late })
   }
 
-  /** The run is over: release what the process holds (it is never used again). */
+  /** The run is over: release what the process holds (it is never used again), and the world's abort listeners. */
   abandon(): void {
+    this.#lifetime.end()
     this.process.abandon()
   }
 
@@ -475,23 +482,3 @@ export class World implements WorldHost {
 
 /** The registry edges: their subject is recorded by object, which names it beyond its id. */
 const EDGES: ReadonlySet<string> = new Set(['session/created', 'agent/created', 'agent/session-start', 'agent/disposed', 'session/disposed'])
-
-/** The id of an inbox event's message, or what its payload carried instead (a factory bug the inbox checker names). */
-export function inboxMessageId(payload: { message?: unknown } | undefined): { id?: string; missing?: string } {
-  const message = payload?.message as { id?: unknown } | undefined
-  if (typeof message?.id === 'string') return { id: message.id }
-  if (message === undefined || message === null) return { missing: `carries no message (payload keys: ${Object.keys(payload ?? {}).join(', ') || 'none'})` }
-  if (typeof message !== 'object') return { missing: `carries message ${short(message)} instead of the UserMessage` }
-  return { missing: `carries a message with no string id (${short(message)})` }
-}
-
-function short(value: unknown): string {
-  let text: string
-  try { text = JSON.stringify(value) ?? String(value) } catch { text = String(value) }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text
-}
-
-/** The live inbox projection by message id. */
-export function inboxSnapshot(agent: Agent): InboxSnapshot {
-  return { nextTurn: agent.inbox.nextTurn.map((m) => m.id), nextStep: agent.inbox.nextStep.map((m) => m.id) }
-}
