@@ -11,6 +11,8 @@
  * Run alone: `npm run build --silent && node dist/bench/certify.js [--quick-reps 3] [--thorough-reps 2] [--campaign-runs 100000]`
  * @module
  */
+// First, as in the CLI: V8's tiering as `dsh-kit` sets it (the certify child measures what `dsh-kit certify` runs).
+import '../cli/v8-tuning.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
