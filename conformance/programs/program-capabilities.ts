@@ -7,12 +7,13 @@
  * @module
  */
 import type { Program } from '../../sim/program/program.js'
+import { containsOperation } from '../../sim/program/contains-operation.js'
 import type { Capability } from '../adapters/capabilities.js'
 
 /** The capabilities `program` needs, in a stable order. */
 export function programCapabilities(program: Program): Capability[] {
   const needs: Capability[] = []
-  if (JSON.stringify(program).includes('"op":"crash"')) needs.push('crash')
+  if (containsOperation(program, 'crash')) needs.push('crash')
   if (program.env?.preparations !== undefined) needs.push('preparations')
   if (program.env?.persistence === false) needs.push('noPersistence')
   if (program.env?.minting?.length) needs.push('scopeMinting')

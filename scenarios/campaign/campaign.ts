@@ -34,7 +34,7 @@ import type { NormalizedAdapter } from '../../conformance/adapters/adapter.js'
 import { dfs } from '../../sim/strategies/index.js'
 import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
-import { uses } from './draw.js'
+import { containsOperation } from '../../sim/program/contains-operation.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import { CampaignLedger, lostFailure } from './ledger.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
@@ -91,7 +91,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   const recycleAfter = (options.recycleAfter ?? adapter.recycleAfter) || undefined
   const scenario = options.scenario
   if (scenario && kind === 'dfs' && shard.count > 1) throw new CampaignError('a dfs over a scenario explores one tree in order and cannot be sharded; shard random, pct or portfolio instead')
-  if (scenario && !adapter.supports.resume && (uses(scenario.program, 'resume') || uses(scenario.program, 'restart'))) {
+  if (scenario && !adapter.supports.resume && (containsOperation(scenario.program, 'resume') || containsOperation(scenario.program, 'restart'))) {
     throw new CampaignError(`scenario "${scenario.name}" resumes sessions, and adapter ${adapter.name} does not support resume`)
   }
   if (workers !== undefined && options.adapterModule === undefined && adapterInput !== REFERENCE_ADAPTER) {

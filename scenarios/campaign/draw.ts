@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import type { Program } from '../../sim/program/program.js'
 import { OPERATION_KINDS } from '../../sim/program/program.js'
+import { containsOperation } from '../../sim/program/contains-operation.js'
 import { programArbitrary } from '../arbitraries/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { swarmOptionsArbitrary } from '../arbitraries/swarm.js'
@@ -21,7 +22,7 @@ const NO_OPTIONS: ArbitraryOptions = Object.freeze({})
 export function scenarioMix(options: ArbitraryOptions = {}): readonly Scenario[] {
   const allowed = new Set<string>(options.operations ?? OPERATION_KINDS)
   const banned = OPERATION_KINDS.filter((k) => !allowed.has(k))
-  return SCENARIOS.filter((s) => !s.expectDeadlock && !banned.some((k) => uses(s.program, k)))
+  return SCENARIOS.filter((s) => !s.expectDeadlock && !banned.some((k) => containsOperation(s.program, k)))
 }
 
 /**
@@ -67,10 +68,5 @@ function arbitrariesFor(options: ArbitraryOptions): { full: fc.Arbitrary<Program
     ARBITRARIES.set(options, built)
   }
   return built
-}
-
-/** Whether `program` uses operation `op` anywhere. */
-export function uses(program: Program, op: string): boolean {
-  return JSON.stringify(program).includes(`"op":"${op}"`)
 }
 

@@ -110,9 +110,7 @@ export interface WorldHost {
   watchAbort(signal: AbortSignal | undefined, id: string, source: string): void
   /**
    * Call `listener` once when `signal` (the code under test's) aborts, for as long as the run lasts:
-   * the run's end removes it. Node keeps an `AbortSignal.any()` signal that has an abort listener,
-   * and everything that listener reaches, for as long as it has not aborted; a signal of a run that
-   * ended mid-wait never aborts, and a listener left on it would keep this whole world alive.
+   * the run's end removes it (why: `run-lifetime.ts`).
    */
   listenAbort(signal: AbortSignal, listener: () => void): void
 }
