@@ -4,26 +4,31 @@
  * reaches, for as long as it has not aborted; a signal of a run that ended mid-wait (a hung model
  * call or load) never aborts, and a listener left on it would keep the whole world alive in a
  * thread that runs thousands of runs. So each listener is removed when the run ends.
+ *
+ * The listeners are kept in a list and removed one by one, not tied to an AbortSignal of the run
+ * (`addEventListener`'s `signal` option): that option costs each listener an abort listener of its
+ * own, and ending the run a DOMException and a dispatch to all of them, about 0.09 ms of a
+ * campaign's 3 ms per run.
  * @module
  */
-import { setMaxListeners } from 'node:events'
 
 /** Abort listeners that end with the run: {@link listen} while it lasts, {@link end} once it is over. */
 export class RunLifetime {
-  readonly #ended = new AbortController()
-
-  constructor() {
-    // Each listener holds one of its own on this signal: no limit, or Node warns past 10.
-    setMaxListeners(0, this.#ended.signal)
-  }
+  #listening: (AbortSignal | (() => void))[] = []
+  #ended = false
 
   /** Call `listener` once when `signal` aborts, unless the run has ended first. */
   listen(signal: AbortSignal, listener: () => void): void {
-    signal.addEventListener('abort', listener, { once: true, signal: this.#ended.signal })
+    if (this.#ended) return
+    signal.addEventListener('abort', listener, { once: true })
+    this.#listening.push(signal, listener)
   }
 
   /** The run is over: remove every listener still in place. */
   end(): void {
-    this.#ended.abort()
+    this.#ended = true
+    const listening = this.#listening
+    this.#listening = []
+    for (let i = 0; i < listening.length; i += 2) (listening[i] as AbortSignal).removeEventListener('abort', listening[i + 1] as () => void)
   }
 }
