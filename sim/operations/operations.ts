@@ -107,7 +107,7 @@ export class Operations {
     const generation = world.generation
     const tx = op.op === 'create' || op.op === 'resume' ? world.nextTx() : undefined
     const owner = op.op === 'create' && op.parent !== undefined ? `agent:${op.parent}` : op.op === 'create' || op.op === 'resume' ? op.owner ?? actor : undefined
-    world.trace.add({ k: 'invoke', actor, op: index, what, world: generation, spec: op, ...(tx ? { tx } : {}), ...(owner ? { owner } : {}) })
+    world.trace.add({ k: 'invoke', actor, op: index, what, world: generation, spec: op, tx: tx || undefined, owner: owner || undefined })
     const invoked = world.trace.entries.length - 1
     if (tx) this.#invokes.set(tx, invoked)
     if (actor === 'inline') world.trace.fact('from', generation, invoked, from, -1, '', kind)
@@ -145,7 +145,7 @@ export class Operations {
       if (world.crashed(generation) && op.op !== 'crash') return { status: 'info', detail: 'the process crashed' }
       result = { status: 'fail', detail: errorText(error) }
     }
-    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, snap: result.snap ?? world.snapshot(), ...(tx ? { tx } : {}) })
+    world.trace.add({ k: 'outcome', actor, op: index, what, status: result.status, detail: result.detail, world: generation, snap: result.snap ?? world.snapshot(), tx: tx || undefined })
     return result
   }
 

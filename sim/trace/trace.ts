@@ -233,7 +233,8 @@ export class TraceRecorder {
 
   /** Record a `mark`: an interesting state reached (scenario "sometimes" goals use them). */
   mark(label: string, world: number, meta: { tx?: string; id?: string } = {}): void {
-    this.add({ k: 'mark', label, world, ...meta })
+    // Every key always present (undefined when absent: the JSON leaves it out): one object shape per kind.
+    this.add({ k: 'mark', label, world, tx: meta.tx, id: meta.id })
   }
 
   /** Record a quiescence probe, which the recorder takes over, stamped with the entries and decisions so far. */

@@ -430,7 +430,7 @@ export class World implements WorldHost {
           const agent = this.ctx.agents.get(session.id)
           if (agent) this.#news.set(agent, (this.#news.get(agent) ?? 0) + 1)
           const inbox = b.type === 'agent/inbox/spliced' && agent ? inboxSnapshot(agent) : undefined
-          this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, ...(inbox ? { inbox } : {}) })
+          this.trace.add({ k: 'append', id: session.id, seq: b.seq, type: b.type, data: b.data, snap: this.snapshot(), world: generation, inbox })
           if (this.trace.recordFacts && typeof b === 'object' && b !== null) this.#dispatches.set(b, this.trace.entries.length - 1)
           return
         }
@@ -455,10 +455,11 @@ export class World implements WorldHost {
         // §1.9: the payload's agent is the registered agent object (checked on the two publication edges).
         const alias = !stale && agent !== undefined && (name === 'agent/created' || name === 'agent/session-start') && this.ctx.agents.get(id) !== agent
         const stub = agent !== undefined && this.enteredStubs.has(agent)
+        // Every optional key is present (undefined when absent, which the JSON leaves out): one object shape for every event entry.
         this.trace.add({
           k: 'event', name, id, detail, snap: this.snapshot(), world: generation,
-          ...(stale ? { stale: true as const } : {}), ...(alias ? { alias: true as const } : {}), ...(message?.missing ? { noMessageId: message.missing } : {}),
-          ...(stub ? { stub: true as const } : {}), ...(stale && this.#sentAfterDisposal.has(agent!) ? { sentAfterDisposal: true as const } : {}),
+          stale: stale ? true : undefined, alias: alias ? true : undefined, noMessageId: message?.missing || undefined,
+          stub: stub ? true : undefined, sentAfterDisposal: stale && this.#sentAfterDisposal.has(agent!) ? true : undefined,
         })
         if (this.trace.recordFacts) this.#eventFacts(name, a, agent, id, generation)
         if (this.program.env?.ownership) for (const line of probeOwnership(this)) this.trace.mark(`${OWNERSHIP_MARK} ${line}`, generation, { id })
