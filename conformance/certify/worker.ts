@@ -9,6 +9,7 @@ import { normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import { loadAdapter } from '../adapters/adapter-loader.js'
 import { planCertify } from './plan.js'
 import { keepTimerGlobals } from '../../sim/pool/timer-globals.js'
+import { keepClockBetweenRuns } from '../../sim/world/clock.js'
 import type { CertifyUnit, PlanOptions } from './plan.js'
 import { runCertifyUnit } from './unit.js'
 import { runShrinkUnit } from './shrink.js'
@@ -36,6 +37,9 @@ export async function init(data: CertifyWorkerInit): Promise<UnitEnv> {
 
 /** Run one unit (a planned one, or the shrink of a failure). */
 export function run(env: UnitEnv, unit: CertifyUnit | ShrinkUnit, context: UnitContext): Promise<UnitVerdict> {
+  // Simulated runs reset one virtual clock instead of installing their own (a tenth of a run); a
+  // directed case runs on real time, so the real globals are put back before it.
+  keepClockBetweenRuns(unit.kind !== 'case')
   const watched = { ...env, ...(context.keepAlive ? { keepAlive: context.keepAlive } : {}) }
   return unit.kind === 'shrink' ? runShrinkUnit(watched, unit) : runCertifyUnit(watched, unit)
 }

@@ -58,10 +58,15 @@ let keepBetweenRuns = false
  * installing and uninstalling them per run (installing costs about a tenth of a reference run).
  * Only for a thread that does nothing but runs (a fuzz worker): between runs its `setTimeout`,
  * `Date` and `performance` stay virtual. A reset clock is as fresh as a new one: time back at the
- * start, no timer, no job.
+ * start, no timer, no job. `keep` false (a certify worker before a directed case, which runs on
+ * real time) restores the real globals at once, and installs and uninstalls per run again.
  */
-export function keepClockBetweenRuns(): void {
-  keepBetweenRuns = true
+export function keepClockBetweenRuns(keep = true): void {
+  keepBetweenRuns = keep
+  if (!keep && kept !== undefined && installedClock === undefined) {
+    kept.clock.uninstall()
+    kept = undefined
+  }
 }
 
 /** Options of {@link VirtualClock}. */
