@@ -1,57 +1,19 @@
 /**
- * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop.
+ * `dsh-kit certify`: a certificate per clause, from worker threads the kit can always stop. This
+ * module reads the options and starts the workers before it loads the suite (`certify-run.ts`):
+ * each worker then loads its modules while this thread loads its own, which starting them from the
+ * suite left for after (about a quarter of a second of a quick certification).
  * @module
  */
 import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
-import { DEFAULT_PROBE_TIMEOUT_MS, describeAdapter, WatchedAdapter } from '../../conformance/adapters/watched-adapter.js'
-import { CertifyOptionError } from '../../conformance/certify/plan.js'
-import { formatReport } from '../../report/certify-text.js'
-import { certify } from '../../conformance/certify/certify.js'
-import type { Progress, Report } from '../../conformance/certify/report.js'
-import { failureTimelines } from '../../conformance/certify/failure-timelines.js'
-import { renderCertificateHtml } from '../../report/certificate/index.js'
+import { DEFAULT_PROBE_TIMEOUT_MS, describeAdapter } from '../../conformance/adapters/watched-adapter.js'
+import { startCertifyPool } from '../../conformance/certify/certify-pool.js'
+import type { Profile } from '../../conformance/certify/plan.js'
+import type { CertifyOptions } from '../../conformance/certify/report.js'
 import { UsageError } from '../errors.js'
-import { EXIT } from '../exit-codes.js'
-import { exitCodeOf, interrupted } from '../interrupt.js'
-import { kitVersion } from '../kit-version.js'
-import { attemptOutput, intOption, onlyOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir, writableFile, writeOutput } from '../options.js'
-import { reporterOptions, writeReports } from '../reporters/index.js'
-import { certifyJUnit } from '../../report/junit.js'
-import { certificateBadge, renderBadge } from '../../report/badge.js'
-import { baselineOf, formatBaseline } from '../../conformance/certify/baseline.js'
-import type { Baseline } from '../../conformance/certify/baseline.js'
-import { applyGate } from '../../conformance/certify/gate.js'
-import { verdictOf } from '../../conformance/certify/failure-text.js'
-import { previousBaseline, readBaselineFile } from '../baseline-file.js'
-
-function progressPrinter(): (p: Progress) => void {
-  let last = 0
-  return (p) => {
-    if (p.kind === 'phase') {
-      if (p.phase === 'shrinking') process.stderr.write(`  shrinking ${p.total} failure${p.total === 1 ? '' : 's'}\n`)
-      return
-    }
-    if (!process.stderr.isTTY && p.done !== p.total) return
-    const now = performance.now()
-    if (p.done !== p.total && now - last < 100) return
-    last = now
-    const line = `  certifying ${String(p.done).padStart(5)}/${p.total} units  failing clauses: ${p.failures}`
-    process.stderr.write(process.stderr.isTTY ? `\r${line}` : `${line}\n`)
-    if (p.done === p.total && process.stderr.isTTY) process.stderr.write('\n')
-  }
-}
-
-/**
- * The exit code of a certificate: its verdict (`verdictOf`), so the summary line and the code say
- * the same: 1 when a MUST clause fails or is left unchecked outside the baseline, or a baseline entry
- * no longer holds; 2 when incomplete; 0 when it passed.
- */
-export function certifyExitCode(report: Report): number {
-  const signal = interrupted()
-  if (signal) return exitCodeOf(signal)
-  const { verdict } = verdictOf(report)
-  return verdict === 'FAILED' ? EXIT.violation : verdict === 'INCOMPLETE' ? EXIT.incomplete : EXIT.ok
-}
+import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile } from '../options.js'
+import { reporterOptions } from '../reporters/index.js'
+import { readBaselineFile } from '../baseline-file.js'
 
 export async function certifyCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('certify', args, {
@@ -62,7 +24,8 @@ export async function certifyCommand(args: string[]): Promise<number> {
     'no-shrink': { type: 'boolean', default: false },
     baseline: { type: 'string' }, 'write-baseline': { type: 'string' }, badge: { type: 'string' },
   })
-  if (values.profile !== 'quick' && values.profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${values.profile}"`)
+  const profile = values.profile as Profile['name'] // (checked on the next line)
+  if (profile !== 'quick' && profile !== 'thorough') throw new UsageError(`--profile must be quick or thorough, got "${profile}"`)
   const seed = intOption('seed', values.seed, 0)
   const only = onlyOption(values.only)
   const workers = workersOption(values.workers)
@@ -77,73 +40,25 @@ export async function certifyCommand(args: string[]): Promise<number> {
   // The adapter's module is loaded and probed only in a watched worker (never in this thread).
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER
     : await describeAdapter(values.adapter, { probe: true, probeTimeoutMs: Math.max(unitTimeoutMs ?? 0, DEFAULT_PROBE_TIMEOUT_MS) })
-  process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${values.profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
-  const started = performance.now()
-  let report: Report
+  process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
+  const options: CertifyOptions & { readonly workers: number } = {
+    profile, workers, failFast: values['fail-fast'], shrink: !values['no-shrink'],
+    ...(values.adapter ? { adapterModule: values.adapter, probed: true } : {}),
+    ...(seed === undefined ? {} : { seed }),
+    ...(outDir ? { outDir } : {}),
+    ...(only ? { only } : {}),
+    ...(unitTimeoutMs === undefined ? {} : { unitTimeoutMs }),
+  }
+  const pool = startCertifyPool(workers, options)
+  let run: typeof import('./certify-run.js')
   try {
-    report = await certify(adapter, {
-      profile: values.profile, onProgress: progressPrinter(), workers, failFast: values['fail-fast'], shrink: !values['no-shrink'],
-      shouldStop: () => {
-        const signal = interrupted()
-        if (signal) return `interrupted by ${signal}`
-        if (deadlineMs !== undefined && performance.now() - started >= deadlineMs) return `--timeout ${values.timeout} expired`
-        return undefined
-      },
-      ...(values.adapter ? { adapterModule: values.adapter, probed: true } : {}),
-      ...(seed === undefined ? {} : { seed }),
-      ...(outDir ? { outDir } : {}),
-      ...(only ? { only } : {}),
-      ...(unitTimeoutMs === undefined ? {} : { unitTimeoutMs }),
-    })
+    run = await import('./certify-run.js')
   } catch (error) {
-    if (error instanceof CertifyOptionError) throw new UsageError(error.message)
+    await pool.pool.close()
     throw error
   }
-  if (values['write-baseline'] !== undefined) {
-    report = writeBaseline(report, values['write-baseline'], baseline)
-  } else if (baseline) {
-    report = applyGate(report, baseline, values.baseline)
-  }
-  console.log(formatReport(report, { timelines: values.timelines }))
-  // After the text report, every output is attempted even when another failed: a page or file that
-  // cannot be written never hides the findings or the other outputs.
-  const failed = writeReports(reporters, { json: () => `${JSON.stringify(report, null, 1)}\n`, junit: () => certifyJUnit(report) })
-  if (values.html) {
-    const html = values.html
-    // The failures' replays run against the adapter, so in a watched worker too.
-    const watched = new WatchedAdapter(values.adapter)
-    let timelines
-    try {
-      timelines = await failureTimelines(report, (request) => watched.replay(request))
-    } finally {
-      await watched.close()
-    }
-    const error = attemptOutput(() => writeOutput('--html', html, renderCertificateHtml(report, { kitVersion: kitVersion(), timelines })))
-    if (error) failed.push(error)
-    else process.stderr.write(`wrote ${html}\n`)
-  }
-  if (values.badge) {
-    const badge = values.badge
-    const error = attemptOutput(() => writeOutput('--badge', badge, renderBadge(certificateBadge(report, kitVersion()))))
-    if (error) failed.push(error)
-    else process.stderr.write(`wrote ${badge}\n`)
-  }
-  return outputsExitCode(failed, certifyExitCode(report))
-}
-
-/**
- * `--write-baseline <file>`: write the certificate's baseline (every failing clause, every MUST
- * clause left unchecked with its reason), keeping the reasons and links of the baseline being
- * rewritten (`--baseline`, else the file itself), and gate the certificate with it. Only a
- * complete certification writes one: an incomplete one would list clauses it never ran.
- */
-function writeBaseline(report: Report, file: string, given: Baseline | undefined): Report {
-  if (!report.complete || interrupted()) {
-    process.stderr.write(`--write-baseline ${file}: not written, the certification did not complete\n`)
-    return given ? applyGate(report, given) : report
-  }
-  const baseline = baselineOf(report, kitVersion(), given ?? previousBaseline(file))
-  writeOutput('--write-baseline', file, formatBaseline(baseline))
-  process.stderr.write(`wrote ${file}: ${baseline.failures.length} failure${baseline.failures.length === 1 ? '' : 's'}, ${baseline.unchecked?.length ?? 0} unchecked${baseline.findings?.length ? `, ${baseline.findings.length} fuzz findings kept` : ''} (fill in each "reason" and "link", then commit it)\n`)
-  return applyGate(report, baseline, file)
+  return run.runCertification({
+    adapter, options, pool, deadlineMs, reporters, baseline,
+    values: { adapter: values.adapter, timeout: values.timeout, timelines: values.timelines, baseline: values.baseline, writeBaseline: values['write-baseline'], html: values.html, badge: values.badge },
+  })
 }

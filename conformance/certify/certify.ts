@@ -12,8 +12,6 @@
  * simulated run is then shrunk, in a second round of units (`certify-shrink.ts`).
  * @module
  */
-import { join, resolve } from 'node:path'
-import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
 import { runUnits } from '../../sim/pool/run-units.js'
 import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/adapter.js'
 import { probeInstall } from '../adapters/probe.js'
@@ -24,9 +22,10 @@ import type { CertifyPlan, CertifyUnit, Profile } from './plan.js'
 import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './unit.js'
 import type { UnitEnv, UnitVerdict } from './unit.js'
 import { lostShrinkVerdict, runShrinkUnit, runShrinks, shrinkTimeoutMs, shrinkUnits } from './shrink.js'
-import type { ShrinkUnit } from './shrink.js'
 import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, Report } from './report.js'
-import type { CertifyWorkerInit } from './worker.js'
+import { certifyOutDir, certifyWorkerInit, startCertifyPool, UNITS_AHEAD } from './certify-pool.js'
+import type { CertifyPool } from './certify-pool.js'
+import type { ShrinkUnit } from './shrink.js'
 import { CHECKED_CLAUSES, DeclineCounts, unjudged } from '../checkers/index.js'
 import type { ClauseDeclines } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
@@ -51,18 +50,29 @@ const INTERACTION_UNIT_TIMEOUTS = 4
 /** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
 const COSTLY_HANG_MS = 1_000
 
-/**
- * Units in flight per worker. With one, a worker idles for a round trip through this thread after
- * each unit, and most units take a few milliseconds. Verdicts are merged by unit index, so the
- * certificate does not depend on it; a stop (fail-fast, a deadline) lets the units in flight finish.
- */
-const UNITS_AHEAD = 8
-
 /** The suite's version (reported with every certificate). */
 export const SUITE_VERSION = '0.1.0'
 
+/** What {@link certify} takes beside its {@link CertifyOptions}. */
+export interface PooledOptions {
+  /**
+   * Workers already started for this certification (`startCertifyPool(workers, options)` with the
+   * same `workers` and options): they load while this thread loads the suite. `certify` closes them.
+   */
+  readonly pool?: CertifyPool
+}
+
 /** Certify an adapter: every clause's verdict, with a replayable counterexample per failure. */
-export async function certify(adapterInput: Adapter, options: CertifyOptions = {}): Promise<Report> {
+export async function certify(adapterInput: Adapter, options: CertifyOptions & PooledOptions = {}): Promise<Report> {
+  try {
+    return await certifyUnits(adapterInput, options)
+  } finally {
+    // (given workers are closed however the certification ends, a bad option included)
+    await options.pool?.pool.close()
+  }
+}
+
+async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & PooledOptions): Promise<Report> {
   const started = performance.now()
   const adapter = normalizeAdapter(adapterInput, options.adapterModule ?? 'adapter')
   const plan = planCertify(adapter, options)
@@ -72,7 +82,7 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
   if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) throw new CertifyOptionError(`workers must be an integer >= 1, got ${String(workers)}`)
   // The CLI probes in a watched worker first (`adapters/watched-adapter.ts`) and says so.
   if (options.probed !== true) await probeInstall(adapter, options.adapterModule ?? adapter.name)
-  const outDir = resolve(options.outDir ?? join('.dsh-kit', 'failures'))
+  const outDir = certifyOutDir(options)
   const env: UnitEnv = { adapter, plan, outDir, unitTimeoutMs, ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}) }
   const progress = options.onProgress ?? (() => undefined)
   progress({ kind: 'phase', phase: 'directed cases', total: plan.units.length })
@@ -112,16 +122,11 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     if (options.adapterModule === undefined && adapterInput !== REFERENCE_ADAPTER) {
       throw new CertifyOptionError('workers need adapterModule: the module path each worker thread imports the adapter from')
     }
-    const init: CertifyWorkerInit = { ...(options.adapterModule ? { adapterModule: options.adapterModule } : {}), plan: planOptions(options), outDir, unitTimeoutMs }
-    const pool = new WorkerPool<CertifyUnit | ShrinkUnit, UnitVerdict>({
-      size: workers, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
-      // The pool's own watchdog backs up the in-worker one (which a synchronous livelock starves).
-      unitTimeoutMs: unitTimeoutMs + 2_000,
-      // Most units take a few milliseconds: each worker holds units ahead and posts their verdicts
-      // in fours, so it never idles for a round trip through this thread (see UNITS_AHEAD).
-      prefetch: UNITS_AHEAD - 1,
-      batch: 4,
-    })
+    const given = options.pool
+    if (given !== undefined && (given.workers !== workers || JSON.stringify(given.init) !== JSON.stringify(certifyWorkerInit(options)))) {
+      throw new CertifyOptionError('pool: its workers were started with other options than this certification\'s (give startCertifyPool the same workers and options)')
+    }
+    const { pool } = given ?? startCertifyPool(workers, options)
     try {
       run = await runUnits(plan.units, async (unit) => {
         // An interaction program runs under up to MAX_SCHEDULES schedules, each watched in the worker.
@@ -147,11 +152,6 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions = {
     ...(incomplete ? { incomplete } : {}),
     ...(options.adapterModule ? { module: options.adapterModule } : {}),
   })
-}
-
-/** The options a worker re-plans from (the plan itself is rebuilt there, deterministically). */
-function planOptions(options: CertifyOptions): CertifyWorkerInit['plan'] {
-  return { ...(options.profile ? { profile: options.profile } : {}), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.only ? { only: options.only } : {}) }
 }
 
 

@@ -42,8 +42,7 @@ export const PROFILES: Readonly<Record<Profile['name'], Profile>> = {
   thorough: { name: 'thorough', schedules: 160, randomPrograms: 2500, interactions: 'pairwise' },
 }
 
-/** Default wall-clock budget of one directed case or one simulated run. */
-export const DEFAULT_UNIT_TIMEOUT_MS = 10_000
+export { DEFAULT_UNIT_TIMEOUT_MS } from './unit-timeout.js'
 
 /** One independent piece of a certification. */
 export type CertifyUnit =
