@@ -15,7 +15,6 @@ import type { Strategy } from '../../sim/strategies/index.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import type { CampaignFailure } from './types.js'
 import type { DrawnProgram } from '../guidance/guided-draw.js'
-import { suiteFor } from '../interaction/seeds.js'
 
 /** What each worker is initialised with (structured-cloneable). */
 export interface CampaignWorkerInit {
@@ -36,9 +35,9 @@ export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
   // This thread does nothing but runs: one virtual clock, reset per run, instead of one per run.
   keepClockBetweenRuns()
   const { value: adapter } = await keepTimerGlobals(async () => data.settings.adapterModule === undefined ? REFERENCE_ADAPTER : loadAdapter(data.settings.adapterModule!))
-  // The interaction suite is built once per thread: here, before any seed's watchdog starts (it takes
-  // a second or more of synchronous work on a loaded machine, which a seed's busy limit would charge).
-  if (data.settings.interactions !== 'off' && data.settings.scenario === undefined) suiteFor(data.settings.arbitrary)
+  // The interaction suite is built as far as this thread's seeds read it (`InteractionSuite.at`): a
+  // few entries per interaction seed, the whole of it (0.15 s, about a second on a loaded machine,
+  // within a seed's busy limit of 3 s) only for a thread whose first seeds lie past it.
   return campaignContext(data.settings, adapter, data.settings.baseline ? REFERENCE_ADAPTER : undefined)
 }
 

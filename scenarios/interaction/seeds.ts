@@ -63,9 +63,10 @@ function boundOf(pass: number): ScheduleBound | undefined {
 /** Index `k` of the stream (see the module documentation). */
 export function interactionRun(k: number, options: ArbitraryOptions): InteractionRun {
   const suite = suiteFor(options)
-  const length = suite.entries.length
-  const entry = suite.entries[k % length]!
-  const pass = Math.floor(k / length)
+  // An index below the suite's length is its own entry, in the first pass: the suite is built up to it only.
+  const inFirstPass = suite.at(k)
+  const pass = inFirstPass === undefined ? Math.floor(k / suite.entries.length) : 0
+  const entry = inFirstPass ?? suite.entries[k % suite.entries.length]!
   const bound = boundOf(pass)
   return {
     entry, pass,
