@@ -1,8 +1,9 @@
 /**
  * Cost of certifying and of a long campaign:
- * - wall time, CPU time and peak memory of `certify` quick and thorough on the reference factory,
- *   each in a fresh child process (peak RSS from `process.resourceUsage().maxRSS`; heapUsed sampled
- *   every 100 runs through the progress callback);
+ * - wall time, CPU time and peak memory of `dsh-kit certify` quick and thorough on the reference
+ *   factory as users run it: the built CLI in a fresh child process with its default workers (every
+ *   core), measured from outside (`fuzz-child.ts`: wall time around the child, Node's start-up
+ *   included; CPU of all its threads; peak RSS);
  * - memory of a 100,000-run guided fuzz campaign (`runCampaign` of scenarios/campaign/campaign.ts, as
  *   `dsh-kit fuzz` runs by default: corpus, portfolio strategy, checkers on) in a child run with
  *   `--expose-gc`: heapUsed after a forced GC, and RSS, every 10,000 runs. It must stay flat beyond
@@ -11,15 +12,16 @@
  * Run alone: `npm run build --silent && node dist/bench/certify.js [--quick-reps 3] [--thorough-reps 2] [--campaign-runs 100000]`
  * @module
  */
-// First, as in the CLI: V8's tiering as `dsh-kit` sets it (the certify child measures what `dsh-kit certify` runs).
+// First, as in the CLI: V8's tiering as `dsh-kit` sets it (the campaign child runs what `dsh-kit fuzz` runs).
 import '../cli/v8-tuning.js'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { REFERENCE_ADAPTER } from '../conformance/adapters/adapter.js'
-import { certify } from '../conformance/certify/certify.js'
+import type { Report } from '../conformance/certify/report.js'
 import { runCampaign } from '../scenarios/campaign/campaign.js'
 import { arg, benchModule, fmt, isMain, median, node, quietAbortListeners, table, timed } from './common.js'
+import { KIT_ROOT, measuredChild } from './fuzz-child.js'
+import type { MeasuredChild } from './fuzz-child.js'
 
 const MB = 1024 * 1024
 
@@ -34,8 +36,8 @@ export interface CertifySample {
   readonly failing: readonly string[]
   /** Peak resident set of the whole process, MB. */
   readonly maxRssMB: number
-  /** Highest heapUsed seen at a progress tick (no forced GC), MB. */
-  readonly peakHeapMB: number
+  /** CPU per thread (Linux): main, workers, the rest (V8's GC and compiler threads). */
+  readonly threads?: MeasuredChild['threads']
 }
 
 /** One memory sample of the campaign. */
@@ -62,26 +64,21 @@ export interface CampaignResult {
   readonly maxRssMB: number
 }
 
-async function certifyChild(profile: 'quick' | 'thorough'): Promise<CertifySample> {
-  quietAbortListeners()
-  const outDir = mkdtempSync(join(tmpdir(), 'dsh-bench-certify-'))
-  let peakHeap = 0
-  let ticks = 0
+/** One `dsh-kit certify --profile <profile>` on the reference, as users run it, measured from outside. */
+async function certifySample(profile: 'quick' | 'thorough'): Promise<CertifySample> {
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-certify-'))
   try {
-    const t = await timed(() => certify(REFERENCE_ADAPTER, {
-      profile, outDir,
-      onProgress: (p) => {
-        if (p.kind === 'tick' && ++ticks % 100 === 0) peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
-      },
-    }))
-    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
-    const report = t.value
+    const json = join(dir, 'report.json')
+    const workers = availableParallelism()
+    const child = await measuredChild({ argv: [join(KIT_ROOT, 'dist/cli/main.js'), 'certify', '--profile', profile, '--json', json, '--out', join(dir, 'failures')], workers })
+    if (!existsSync(json)) throw new Error(`dsh-kit certify --profile ${profile} wrote no report (exit ${String(child.code)}): ${child.stderr.slice(-500)}`)
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report
     return {
-      profile, wallMs: t.wallMs, cpuMs: t.cpuMs, runs: report.runs, directedCases: report.directedCases, passed: report.passed,
-      failing: report.failing, maxRssMB: process.resourceUsage().maxRSS / 1024, peakHeapMB: peakHeap / MB,
+      profile, wallMs: child.wallMs, cpuMs: child.cpuMs, runs: report.runs, directedCases: report.directedCases, passed: report.passed,
+      failing: report.failing, maxRssMB: child.maxRssMB, ...(child.threads ? { threads: child.threads } : {}),
     }
   } finally {
-    rmSync(outDir, { recursive: true, force: true })
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -131,7 +128,7 @@ export async function benchCertify(options: CertifyBenchOptions = {}): Promise<C
     ...Array<'quick'>(options.quickReps ?? 3).fill('quick'),
     ...Array<'thorough'>(options.thoroughReps ?? 2).fill('thorough'),
   ]
-  for (const profile of plan) samples.push(JSON.parse(await node([benchModule('certify'), '--child', 'certify', '--profile', profile])) as CertifySample)
+  for (const profile of plan) samples.push(await certifySample(profile))
   return samples
 }
 
@@ -148,11 +145,19 @@ export function certifyTable(samples: readonly CertifySample[]): string {
     return [[
       profile, s.length, fmt(median(s.map((x) => x.runs))), fmt(median(s.map((x) => x.directedCases))),
       fmt(median(s.map((x) => x.wallMs)) / 1000, 1), s.map((x) => fmt(x.wallMs / 1000, 1)).join(', '),
-      fmt(median(s.map((x) => x.cpuMs)) / 1000, 1), fmt(Math.max(...s.map((x) => x.maxRssMB))), fmt(Math.max(...s.map((x) => x.peakHeapMB))),
+      fmt(median(s.map((x) => x.cpuMs)) / 1000, 1), threadsText(s), fmt(Math.max(...s.map((x) => x.maxRssMB))),
       s.every((x) => x.passed) ? 'yes' : `no (${[...new Set(s.flatMap((x) => x.failing))].join(', ')})`,
     ]]
   })
-  return table(['profile', 'repeats', 'runs', 'directed cases', 'wall s (median)', 'wall s (each)', 'CPU s (median)', 'peak RSS MB', 'peak heapUsed MB', 'passed'], rows)
+  return table(['profile', 'repeats', 'runs', 'directed cases', 'wall s (median)', 'wall s (each)', 'CPU s (median)', 'CPU s: main / workers / other threads (median)', 'peak RSS MB', 'passed'], rows)
+}
+
+/** Median CPU per thread of samples, in seconds. */
+function threadsText(samples: readonly CertifySample[]): string {
+  const t = samples.flatMap((x) => (x.threads ? [x.threads] : []))
+  if (t.length === 0) return '—'
+  const s = (ms: number): string => fmt(ms / 1000, 2)
+  return `${s(median(t.map((x) => x.mainMs)))} / ${s(median(t.map((x) => x.workersMs.reduce((a, b) => a + b, 0))))} / ${s(median(t.map((x) => x.otherMs)))}`
 }
 
 /** Growth of heapUsed after GC from the first sample past warm-up to the last, MB, and the per-10k slope. */
@@ -177,9 +182,7 @@ export function campaignTable(result: CampaignResult): string {
 
 if (isMain(import.meta.url)) {
   const child = arg('child')
-  if (child === 'certify') {
-    console.log(JSON.stringify(await certifyChild(arg('profile') === 'thorough' ? 'thorough' : 'quick')))
-  } else if (child === 'campaign') {
+  if (child === 'campaign') {
     console.log(JSON.stringify(await campaignChild(Number(arg('runs') ?? 100_000), Number(arg('every') ?? 10_000))))
   } else {
     const samples = await benchCertify({ quickReps: Number(arg('quick-reps') ?? 3), thoroughReps: Number(arg('thorough-reps') ?? 2) })

@@ -250,7 +250,7 @@ Measured: ${measured.length} of ${rows.length} mutants (${regressions} on their 
 
 ## 3. Certify and campaign memory
 
-Certify on the reference factory (\`REFERENCE_ADAPTER\`), each repeat in a fresh \`node dist/bench/certify.js --child certify --profile <p>\`; peak RSS is \`process.resourceUsage().maxRSS\` of that process.
+Certify on the reference factory as users run it: \`dsh-kit certify --profile <p>\` (the built CLI, \`node dist/cli/main.js\`, with its default workers: one per core), each repeat in a fresh process, measured from outside: wall time around the child (Node's start-up included), CPU time and peak RSS of all its threads. (Up to the run at 76917f1 this section measured \`certify()\` in one thread without workers, which is not what \`dsh-kit certify\` runs.)
 
 ${certifyTable(certs)}
 
