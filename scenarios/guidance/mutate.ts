@@ -178,10 +178,10 @@ function creates(program: Program): Extract<Operation, { op: 'create' | 'resume'
   return operationSlots(program).map((s) => s.get()).filter((op): op is Extract<Operation, { op: 'create' | 'resume' }> => op.op === 'create' || op.op === 'resume')
 }
 
-/** Session ids the program already names (operations, listener filters), else the pool. */
-function sessionsUsed(program: Program, pool: readonly string[]): string[] {
+/** Session ids the program already names (operations, listener filters), else the pool; `slots` are its {@link operationSlots}. */
+function sessionsUsed(slots: readonly OpSlot[], pool: readonly string[]): string[] {
   const used = new Set<string>()
-  for (const slot of operationSlots(program)) {
+  for (const slot of slots) {
     const op = slot.get()
     if ('session' in op) used.add(op.session)
   }
@@ -578,8 +578,9 @@ export function mutateProgram(parent: Program, rng: Rng, options: MutateOptions 
   for (let tries = 0; applied.length < count && tries < count * 4; tries++) {
     const candidate = clone(program)
     delete candidate.name
-    const full = candidate.actors.length >= MAX_ACTORS || operationSlots(candidate).length >= MAX_OPERATIONS
-    const context: MutationContext = { rng, options: arbitrary, sessions: sessionsUsed(candidate, arbitrary.sessions ?? DEFAULT_ARBITRARY_OPTIONS.sessions), donors: options.donors ?? [], full }
+    const slots = operationSlots(candidate)
+    const full = candidate.actors.length >= MAX_ACTORS || slots.length >= MAX_OPERATIONS
+    const context: MutationContext = { rng, options: arbitrary, sessions: sessionsUsed(slots, arbitrary.sessions ?? DEFAULT_ARBITRARY_OPTIONS.sessions), donors: options.donors ?? [], full }
     const name = weighted(rng, MUTATIONS)!
     if (!OPERATORS[name](candidate, context)) continue
     tidy(candidate)
