@@ -96,7 +96,13 @@ export function parseInteraction(key: string): Interaction {
 
 /** Whether every value of `i` is one of its factor's values (an interaction outside the scope is not counted). */
 export function inScope(i: Interaction): boolean {
-  return FACTORS.every((f) => FACTOR_VALUES[f].includes(i[f]))
+  const v = FACTOR_SETS
+  return v.trigger.has(i.trigger) && v.action.has(i.action) && v.phase.has(i.phase) && v.pending.has(i.pending) && v.stage.has(i.stage)
+}
+
+/** {@link FACTOR_VALUES} as sets: a campaign asks {@link inScope} of every interaction of every run. */
+const FACTOR_SETS: Readonly<Record<Factor, ReadonlySet<string>>> = {
+  trigger: new Set(TRIGGERS), action: new Set(ACTIONS), phase: new Set(PHASES), pending: new Set(PENDING), stage: new Set(STAGES),
 }
 
 type Stage = (typeof STAGES)[number]
