@@ -96,7 +96,13 @@ export function parseInteraction(key: string): Interaction {
 
 /** Whether every value of `i` is one of its factor's values (an interaction outside the scope is not counted). */
 export function inScope(i: Interaction): boolean {
-  return FACTORS.every((f) => FACTOR_VALUES[f].includes(i[f]))
+  const v = FACTOR_SETS
+  return v.trigger.has(i.trigger) && v.action.has(i.action) && v.phase.has(i.phase) && v.pending.has(i.pending) && v.stage.has(i.stage)
+}
+
+/** {@link FACTOR_VALUES} as sets: a campaign asks {@link inScope} of every interaction of every run. */
+const FACTOR_SETS: Readonly<Record<Factor, ReadonlySet<string>>> = {
+  trigger: new Set(TRIGGERS), action: new Set(ACTIONS), phase: new Set(PHASES), pending: new Set(PENDING), stage: new Set(STAGES),
 }
 
 type Stage = (typeof STAGES)[number]
@@ -116,9 +122,14 @@ function fresh(): TargetModel {
   return { live: false, status: 'idle', turn: '-', pending: 0, creating: new Map(), teardown: '-', owner: undefined }
 }
 
+/** The situation of an id no entry has named yet (read only: never a target of the walk). */
+const UNSEEN: TargetModel = fresh()
+
 function stageOf(t: TargetModel): Stage {
   if (t.teardown === 'disposing' || t.teardown === 'agent-gone') return t.teardown
-  const newest = [...t.creating.values()].filter((s) => s !== 'started').at(-1)
+  // The newest creation in flight not yet started (walked without copying: this runs per interaction).
+  let newest: Stage | undefined
+  for (const stage of t.creating.values()) if (stage !== 'started') newest = stage
   if (newest !== undefined) return newest
   if (t.live) return 'live'
   return t.teardown === 'gone' ? 'gone' : 'none'
@@ -132,14 +143,13 @@ function phaseOf(t: TargetModel): string {
 
 /** Move the newest creation of `t` in flight to `stage` (publication edges name no transaction). */
 function advance(t: TargetModel, stage: 'session' | 'agent' | 'started'): void {
-  const order = ['creating', 'session', 'agent', 'started']
-  for (const [tx, at] of [...t.creating].reverse()) {
-    if (order.indexOf(at) < order.indexOf(stage)) {
-      t.creating.set(tx, stage)
-      return
-    }
-  }
+  // The newest one not yet at `stage`: the last such in insertion order.
+  let newest: string | undefined
+  for (const [tx, at] of t.creating) if (CREATION_ORDER.indexOf(at) < CREATION_ORDER.indexOf(stage)) newest = tx
+  if (newest !== undefined) t.creating.set(newest, stage)
 }
+
+const CREATION_ORDER: readonly string[] = ['creating', 'session', 'agent', 'started']
 
 /** The refined trigger of a listener on `event`, from the entry it observed. */
 function refine(event: string, observed: TraceEntry | undefined): string {
@@ -180,9 +190,10 @@ export function interactionsOf(trace: Trace): TracedInteraction[] {
   let lastId: string | undefined
   /** A listener that is about to perform an operation: its interaction is recorded at the inline invoke. */
   let awaiting: { trigger: string; d: number } | undefined
-  const situation = (id: string | undefined): Pick<Interaction, 'phase' | 'pending' | 'stage'> => {
-    const t = id === undefined ? fresh() : targets.get(id) ?? fresh()
-    return { phase: phaseOf(t), pending: t.pending > 0 ? 'yes' : 'no', stage: stageOf(t) }
+  /** Record an interaction in the situation of the target `id` as it stands. */
+  const record = (trigger: string, action: string, id: string | undefined, i: number): void => {
+    const t = id === undefined ? UNSEEN : targets.get(id) ?? UNSEEN
+    out.push({ trigger, action, phase: phaseOf(t), pending: t.pending > 0 ? 'yes' : 'no', stage: stageOf(t), i })
   }
   const tearDown = (which: (t: TargetModel) => boolean): void => {
     for (const t of targets.values()) {
@@ -198,10 +209,10 @@ export function interactionsOf(trace: Trace): TracedInteraction[] {
         const id = spec.session ?? lastId
         const nested = e.op >= BOUNDARY_OP_BASE
         if (e.actor === 'inline' && awaiting && !nested) {
-          out.push({ trigger: awaiting.trigger, action: `op:${spec.op}`, ...situation(id), i: e.i })
+          record(awaiting.trigger, `op:${spec.op}`, id, e.i)
           awaiting = undefined
         } else if (e.actor !== 'inline' && !nested) {
-          out.push({ trigger: 'actor', action: `op:${spec.op}`, ...situation(id), i: e.i })
+          record('actor', `op:${spec.op}`, id, e.i)
         }
         if (spec.session !== undefined) lastId = spec.session
         if (spec.op === 'create' || spec.op === 'resume') {
@@ -224,14 +235,14 @@ export function interactionsOf(trace: Trace): TracedInteraction[] {
         switch (e.name) {
           case 'session/created': advance(t, 'session'); break
           case 'agent/created':
-            Object.assign(t, { live: true, status: 'idle', turn: '-', teardown: '-' })
+            t.live = true; t.status = 'idle'; t.turn = '-'; t.teardown = '-'
             advance(t, 'agent')
             break
           case 'agent/session-start': advance(t, 'started'); break
           case 'agent/status': t.status = e.detail === 'running' ? 'running' : 'idle'; break
-          case 'agent/disposed': Object.assign(t, { live: false, turn: '-', status: 'idle', teardown: 'agent-gone' }); break
+          case 'agent/disposed': t.live = false; t.turn = '-'; t.status = 'idle'; t.teardown = 'agent-gone'; break
           case 'session/disposed':
-            if (!t.live) Object.assign(t, { teardown: 'gone', pending: 0 })
+            if (!t.live) { t.teardown = 'gone'; t.pending = 0 }
             break
         }
         break
@@ -260,14 +271,14 @@ export function interactionsOf(trace: Trace): TracedInteraction[] {
         const [, kind, what, action] = m as unknown as [string, string, string, string]
         const trigger = kind === 'abort' ? `abort:${what}` : refine(what, what === 'session/event' ? lastAppend : lastEvent.get(what))
         if (action === 'op') awaiting = { trigger, d: e.d }
-        else out.push({ trigger, action, ...situation(e.id ?? lastId), i: e.i })
+        else record(trigger, action, e.id ?? lastId, e.i)
         break
       }
       case 'final':
         // A process ended (a restart or a crash): the next one starts with no agent and no creation.
         for (const t of targets.values()) {
           if (t.live || t.creating.size > 0 || t.teardown !== '-') t.teardown = 'gone'
-          Object.assign(t, { live: false, status: 'idle', turn: '-', pending: 0 })
+          t.live = false; t.status = 'idle'; t.turn = '-'; t.pending = 0
           t.creating.clear()
         }
         break

@@ -17,7 +17,7 @@
  * @module
  */
 import { ACTIONS, FACTORS, interactionKey, parseInteraction, TRIGGERS } from './features.js'
-import type { Factor, Interaction } from './features.js'
+import type { Interaction } from './features.js'
 import { VARIANT_TABLE } from './variants.js'
 import { STUB_OPERATIONS } from './programs.js'
 
@@ -55,17 +55,33 @@ export function actionAllowed(trigger: string, action: string): boolean {
 
 /** The combination keys of `i` at strength `t`: `factor=value` pairs in factor order, joined by `&`. */
 export function combinationsOf(i: Interaction, t: number): string[] {
-  const out: string[] = []
-  const pick = (from: number, chosen: Factor[]): void => {
-    if (chosen.length === t) {
-      out.push(chosen.map((f) => `${f}=${i[f]}`).join('&'))
-      return
-    }
-    for (let k = from; k < FACTORS.length; k++) pick(k + 1, [...chosen, FACTORS[k]!])
-  }
-  pick(0, [])
-  return out
+  const pairs = FACTORS.map((f) => `${f}=${i[f]}`)
+  return factorChoices(t).map((choice) => choice.map((k) => pairs[k]!).join('&'))
 }
+
+/** Each choice of `t` factors (their indexes, ascending), in lexicographic order: computed once per `t`. */
+function factorChoices(t: number): readonly (readonly number[])[] {
+  let choices = FACTOR_CHOICES.get(t)
+  if (choices === undefined) {
+    const out: number[][] = []
+    const pick = (from: number, chosen: number[]): void => {
+      if (chosen.length === t) {
+        out.push(chosen)
+        return
+      }
+      for (let k = from; k < FACTORS.length; k++) pick(k + 1, [...chosen, k])
+    }
+    pick(0, [])
+    FACTOR_CHOICES.set(t, (choices = out))
+  }
+  return choices
+}
+
+/**
+ * {@link factorChoices} by `t`. The ledger takes every new interaction's combinations in the thread
+ * that feeds the workers, and a scope lists those of every feasible one when it is built.
+ */
+const FACTOR_CHOICES = new Map<number, readonly (readonly number[])[]>()
 
 /** An interaction scope: its feasible interactions and combinations. */
 export class InteractionScope {

@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { validateProgram, validateProgramShape } from '../../sim/program/program.js'
+import { danglingReferences, hasDanglingReferences } from '../../sim/program/references.js'
 import { resolveReferences } from '../../sim/program/resolve-references.js'
 import { actor, create, program } from '../../sim/program/build.js'
 import { listenerArbitrary, operationArbitrary, setupArbitrary } from './index.js'
@@ -22,4 +23,11 @@ describe('resolveReferences over generated pieces', () => {
     }), { numRuns: 300, seed: 29 })
   })
 
+  it('hasDanglingReferences says what danglingReferences finds, with or without dangling names (300 runs)', () => {
+    fc.assert(fc.property(fc.array(operationArbitrary(), { minLength: 1, maxLength: 4 }), setupArbitrary(), listenerArbitrary(), (ops, s, l) => {
+      const p = program([actor('a1', ...ops, create('s2', { setup: s }))], { listeners: [l], loads: { s1: { load: 'ok', gate: 'k1' } }, preparations: { s2: { gate: 'k2' } } })
+      expect(hasDanglingReferences(p)).toBe(danglingReferences(p).length > 0)
+      expect(hasDanglingReferences(resolveReferences(p))).toBe(false)
+    }), { numRuns: 300, seed: 31 })
+  })
 })

@@ -156,10 +156,12 @@ export function gateWaits(p: ProgramNames): { gate: string; path: NamePath }[] {
 export function definedNames(p: ProgramNames): Defined {
   const d: Defined = {
     sessions: new Set(), agents: new Set(), resumed: new Set(), entered: new Set(), owners: new Set(p.actors.map((a) => a.id)), signals: new Set(),
-    opened: new Set(), waited: new Set(gateWaits(p).map((w) => w.gate)),
+    opened: new Set(), waited: new Set(),
   }
   for (const e of p.env?.effects ?? []) if (e.on.startsWith('owner:')) d.owners.add(e.on.slice('owner:'.length))
-  walkNames(p, { op: (op, _path, actor) => {
+  // One walk for waits and definitions: `waited` takes the gates in `gateWaits` order (its wait
+  // actions in walk order, then gated loads, then preparations), which renaming depends on.
+  walkNames(p, { action: (a) => { if (a.do === 'wait' && a.gate !== undefined) d.waited.add(a.gate) }, op: (op, _path, actor) => {
     switch (op.op) {
       case 'create': case 'resume':
         d.sessions.add(op.session!)
@@ -175,6 +177,8 @@ export function definedNames(p: ProgramNames): Defined {
       default:
     }
   } })
+  for (const l of Object.values(p.env?.loads ?? {})) if (l.gate !== undefined) d.waited.add(l.gate)
+  for (const prep of Object.values(p.env?.preparations ?? {})) if (prep.gate !== undefined) d.waited.add(prep.gate)
   return d
 }
 
@@ -195,39 +199,60 @@ function quoted(names: Iterable<string>): string {
 
 /** Every name `p` refers to that nothing in it defines (empty for a program that validates). */
 export function danglingReferences(p: ProgramNames): DanglingReference[] {
-  const d = definedNames(p)
   const out: DanglingReference[] = []
-  const missing = (path: string, message: string): void => { out.push({ path, message }) }
+  eachDangling(p, definedNames(p), (path, message) => { out.push({ path, message: message() }) })
+  return out
+}
+
+/**
+ * Whether `p` refers to a name nothing in it defines (`danglingReferences(p)` is not empty), given
+ * `d`, its {@link definedNames}: no message is built. Resolving a generated or mutated program
+ * asks it once per pass, of every program a campaign draws or mutates.
+ */
+export function hasDanglingReferences(p: ProgramNames, d: Defined = definedNames(p)): boolean {
+  let found = false
+  eachDangling(p, d, () => { found = true })
+  return found
+}
+
+/** Calls `missing` for every name `p` refers to that `d` (its definitions) lacks, in order; a message is built only when asked for. */
+function eachDangling(p: ProgramNames, d: Defined, missing: (path: string, message: () => string) => void): void {
   walkNames(p, { op: (op, path) => {
     const session = sessionRef(op)
     if (op.op === 'announce' || op.op === 'detach') {
-      if (!d.entered.has(op.session!)) missing(`${path}.session`, `no operation enters a stub under session ${JSON.stringify(op.session)} (${op.op} acts on stubs an enter made; entered: ${quoted(d.entered)})`)
+      if (!d.entered.has(op.session!)) missing(`${path}.session`, () => `no operation enters a stub under session ${JSON.stringify(op.session)} (${op.op} acts on stubs an enter made; entered: ${quoted(d.entered)})`)
     } else if (session !== undefined && !d.sessions.has(session)) {
-      missing(`${path}.${op.op === 'create' ? 'parent' : 'session'}`, `no operation creates, resumes, registers or enters session ${JSON.stringify(session)} (sessions: ${quoted(d.sessions)})`)
+      missing(`${path}.${op.op === 'create' ? 'parent' : 'session'}`, () => `no operation creates, resumes, registers or enters session ${JSON.stringify(session)} (sessions: ${quoted(d.sessions)})`)
     }
-    if (op.op === 'unloadOwner' && !d.owners.has(op.owner!)) missing(`${path}.owner`, `no actor, creation or owner effect uses owner ${JSON.stringify(op.owner)} (owners: ${quoted(d.owners)})`)
-    if (op.op === 'abortSignal' && !d.signals.has(op.signal!)) missing(`${path}.signal`, `no create or resume carries signal ${JSON.stringify(op.signal)} (signals: ${quoted(d.signals)})`)
-    if (op.op === 'openGate' && !d.waited.has(op.gate!)) missing(`${path}.gate`, `nothing waits on gate ${JSON.stringify(op.gate)} (a wait action, a gated load or preparation; waited: ${quoted(d.waited)})`)
+    if (op.op === 'unloadOwner' && !d.owners.has(op.owner!)) missing(`${path}.owner`, () => `no actor, creation or owner effect uses owner ${JSON.stringify(op.owner)} (owners: ${quoted(d.owners)})`)
+    if (op.op === 'abortSignal' && !d.signals.has(op.signal!)) missing(`${path}.signal`, () => `no create or resume carries signal ${JSON.stringify(op.signal)} (signals: ${quoted(d.signals)})`)
+    if (op.op === 'openGate' && !d.waited.has(op.gate!)) missing(`${path}.gate`, () => `nothing waits on gate ${JSON.stringify(op.gate)} (a wait action, a gated load or preparation; waited: ${quoted(d.waited)})`)
   }, listener: (l, path) => {
-    if (l.session !== undefined && !d.sessions.has(l.session)) missing(`${path}.session`, `no operation creates, resumes, registers or enters session ${JSON.stringify(l.session)} (sessions: ${quoted(d.sessions)})`)
+    if (l.session !== undefined && !d.sessions.has(l.session)) missing(`${path}.session`, () => `no operation creates, resumes, registers or enters session ${JSON.stringify(l.session)} (sessions: ${quoted(d.sessions)})`)
     if (l.eventType !== undefined) {
-      if (l.event !== 'session/event') missing(`${path}.eventType`, `only a session/event listener sees an appended event type; this one listens to ${l.event}`)
-      else if (!(SESSION_EVENT_TYPES as readonly string[]).includes(l.eventType)) missing(`${path}.eventType`, `a session log never carries event type ${JSON.stringify(l.eventType)}; expected one of ${SESSION_EVENT_TYPES.join(', ')}`)
+      if (l.event !== 'session/event') missing(`${path}.eventType`, () => `only a session/event listener sees an appended event type; this one listens to ${l.event}`)
+      else if (!(SESSION_EVENT_TYPES as readonly string[]).includes(l.eventType)) missing(`${path}.eventType`, () => `a session log never carries event type ${JSON.stringify(l.eventType)}; expected one of ${SESSION_EVENT_TYPES.join(', ')}`)
     }
   } })
-  for (const w of gateWaits(p)) {
-    if (!d.opened.has(w.gate)) missing(String(w.path), `no openGate opens gate ${JSON.stringify(w.gate)} (opened: ${quoted(d.opened)})`)
+  // Only a wait on a gate nothing opens is reported: the waits and their paths are listed only then.
+  if (someMissing(d.waited, d.opened)) for (const w of gateWaits(p)) {
+    if (!d.opened.has(w.gate)) missing(String(w.path), () => `no openGate opens gate ${JSON.stringify(w.gate)} (opened: ${quoted(d.opened)})`)
   }
   for (const id of Object.keys(p.env?.preparations ?? {})) {
-    if (!d.resumed.has(id)) missing(`.env.preparations.${id}`, `no operation resumes session ${JSON.stringify(id)}, so no preparation of it is ever made (resumed: ${quoted(d.resumed)})`)
+    if (!d.resumed.has(id)) missing(`.env.preparations.${id}`, () => `no operation resumes session ${JSON.stringify(id)}, so no preparation of it is ever made (resumed: ${quoted(d.resumed)})`)
   }
   for (const id of Object.keys(p.env?.model ?? {})) {
-    if (!d.agents.has(id)) missing(`.env.model.${id}`, `no operation creates or resumes session ${JSON.stringify(id)}, so no agent of it calls the model (created or resumed: ${quoted(d.agents)})`)
+    if (!d.agents.has(id)) missing(`.env.model.${id}`, () => `no operation creates or resumes session ${JSON.stringify(id)}, so no agent of it calls the model (created or resumed: ${quoted(d.agents)})`)
   }
   for (const id of Object.keys(p.env?.loads ?? {})) {
-    if (!d.resumed.has(id)) missing(`.env.loads.${id}`, `no operation resumes session ${JSON.stringify(id)}, so it is never loaded (resumed: ${quoted(d.resumed)})`)
+    if (!d.resumed.has(id)) missing(`.env.loads.${id}`, () => `no operation resumes session ${JSON.stringify(id)}, so it is never loaded (resumed: ${quoted(d.resumed)})`)
   }
-  return out
+}
+
+/** Whether a name of `names` is not in `defined`. */
+function someMissing(names: ReadonlySet<string>, defined: ReadonlySet<string>): boolean {
+  for (const name of names) if (!defined.has(name)) return true
+  return false
 }
 
 /**

@@ -6,7 +6,8 @@
  * @module
  */
 import type { Action, ActorSpec, EnvironmentSpec, ListenerSpec, Operation, PreparationSpec, Program, SetupSpec } from './program.js'
-import { danglingReferences, definedNames, SESSION_EVENT_TYPES } from './references.js'
+import { danglingReferences, definedNames, hasDanglingReferences, SESSION_EVENT_TYPES } from './references.js'
+import type { Defined } from './references.js'
 
 /** Picks a defined name for a dangling one: the same pick for the same name, spread over the defined ones. */
 function renamer(defined: ReadonlySet<string>): (name: string) => string | undefined {
@@ -164,14 +165,15 @@ export function resolveReferences(p: Program): Program {
   // session): the next pass resolves against what is left. Definitions only shrink, so it settles.
   let program = p
   for (let pass = 0; pass < 16; pass++) {
-    if (danglingReferences(program).length === 0) return program
-    program = resolveOnce(program)
+    // One look at what the program defines serves the check and the pass.
+    const defined = definedNames(program)
+    if (!hasDanglingReferences(program, defined)) return program
+    program = resolveOnce(program, defined)
   }
   throw new Error(`resolveReferences did not settle: ${danglingReferences(program).map((d) => `${d.path}: ${d.message}`).join('; ')}`)
 }
 
-function resolveOnce(p: Program): Program {
-  const d = definedNames(p)
+function resolveOnce(p: Program, d: Defined): Program {
   // Waits move onto opened gates first; openers then onto what is waited on after that (renaming
   // both sides against each other's old names would swap them forever).
   const waited = renamer(d.opened)
