@@ -128,20 +128,25 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
         }
         txs.set(e.tx, tx)
         const key = keyOf(e.world, tx.id)
-        inFlight.set(key, [...(inFlight.get(key) ?? []), tx])
+        const sameId = inFlight.get(key)
+        if (sameId) sameId.push(tx)
+        else inFlight.set(key, [tx])
         break
       }
       case 'outcome': {
-        const invokeKey = `${e.world}/${e.actor}/${e.op}`
-        registering.delete(invokeKey)
-        // A failed register announced nothing (what was set aside for it was a lifecycle's own edge),
-        // unless its stub was announced and removed again inside it: both edges were the stub's.
-        const aside = setAside.get(invokeKey) ?? []
-        const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
-        for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
-        // (an edge set aside for the stub may have been the lifecycle's: an event names the id, not the object)
-        if (aside.length > 0 && (e.status !== 'fail' || stubRemoved)) stubEdgeDeclined(declines, [36, 55, 74])
-        setAside.delete(invokeKey)
+        // (settling a register: only while one is in flight, which few runs have)
+        if (registering.size > 0) {
+          const invokeKey = `${e.world}/${e.actor}/${e.op}`
+          registering.delete(invokeKey)
+          // A failed register announced nothing (what was set aside for it was a lifecycle's own edge),
+          // unless its stub was announced and removed again inside it: both edges were the stub's.
+          const aside = setAside.get(invokeKey) ?? []
+          const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
+          for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
+          // (an edge set aside for the stub may have been the lifecycle's: an event names the id, not the object)
+          if (aside.length > 0 && (e.status !== 'fail' || stubRemoved)) stubEdgeDeclined(declines, [36, 55, 74])
+          setAside.delete(invokeKey)
+        }
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
         break
@@ -152,7 +157,9 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
       }
       case 'append': {
         const key = keyOf(e.world, e.id)
-        appendsBySession.set(key, [...(appendsBySession.get(key) ?? []), e])
+        const appends = appendsBySession.get(key)
+        if (appends) appends.push(e)
+        else appendsBySession.set(key, [e])
         open.get(key)?.appends.push(e)
         break
       }
@@ -198,7 +205,8 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
             id: e.id, world: e.world, tx: undefined, sessionCreated: e, agentCreated: undefined, sessionStart: undefined,
             agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], rivals: [], repeats: [], statuses: [], appends: [],
           }
-          candidates.set(created, inFlight.get(key) ?? [])
+          // (those invoked so far: the list grows on)
+          candidates.set(created, [...(inFlight.get(key) ?? [])])
           lives.push(created)
           open.set(key, created)
           break

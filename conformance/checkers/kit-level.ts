@@ -89,9 +89,11 @@ const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
  */
 function selfDeadlocks(a: Analysis): Violation[] {
   const out: Violation[] = []
+  // (most runs have no boundary: then there is nothing to index)
+  if (!a.entries.some((e) => e.k === 'invoke' && e.spec.op === 'boundary')) return out
   const ended = new Set<string>()
   for (const e of a.entries) if (e.k === 'outcome') ended.add(operationKey(e))
-  const gatesLeftClosed = gateClosed(a)
+  let gatesLeftClosed: boolean | undefined
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(operationKey(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
@@ -117,7 +119,7 @@ function selfDeadlocks(a: Analysis): Violation[] {
     }
     // The unload may be parked at a gate the program never opened (a disposer's `wait`, say): the
     // program's own hang, not the drain's (whether the unload waits there is not recorded).
-    if (gatesLeftClosed) {
+    if ((gatesLeftClosed ??= gateClosed(a))) {
       a.declines.declined(137, R.injectedHang)
       return
     }
