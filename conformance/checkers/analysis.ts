@@ -75,6 +75,33 @@ export interface Analysis {
   readonly declines: Declines
   /** The trace's facts, indexed (`facts.ts`). */
   readonly facts: Facts
+  /** What checkers derived from it and share, by {@link Derived} slot. */
+  readonly memo: unknown[]
+}
+
+/**
+ * A value derived from an analysis that several checkers use (its operation windows, say): computed
+ * on first use and kept on the analysis, so each run computes it once and no checker keeps a copy.
+ * (On the analysis rather than in a WeakMap: a WeakMap entry per run costs its set and the
+ * collector's ephemeron pass.)
+ */
+export class Derived<T> {
+  static #slots = 0
+  readonly #slot = Derived.#slots++
+  readonly #compute: (a: Analysis) => T
+
+  constructor(compute: (a: Analysis) => T) {
+    this.#compute = compute
+  }
+
+  /** Its value for `a`. */
+  of(a: Analysis): T {
+    const memo = a.memo
+    if (this.#slot in memo) return memo[this.#slot] as T
+    const value = this.#compute(a)
+    memo[this.#slot] = value
+    return value
+  }
 }
 
 /** The key of an id within one process. */
@@ -261,7 +288,7 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
       ;(life as { rivals: readonly Tx[] }).rivals = rivals
     }
   }
-  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [], declines, facts }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [], declines, facts, memo: [] }
 }
 
 /**

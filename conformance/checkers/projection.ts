@@ -5,7 +5,8 @@
  * @module
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
-import { keyOf } from './analysis.js'
+import type { Analysis } from './analysis.js'
+import { Derived, keyOf } from './analysis.js'
 import { applySplice } from './inbox.js'
 
 /** One session's projection by message id. */
@@ -88,23 +89,26 @@ export class Projections {
   }
 }
 
-// Several checkers walk the projections of one trace: its splices are applied (and validated) once,
-// and each walk replays what they changed.
-const timelines = new WeakMap<readonly TraceEntry[], (Step | undefined)[]>()
-
-function timelineOf(entries: readonly TraceEntry[]): (Step | undefined)[] {
-  const known = timelines.get(entries)
-  // (a trace still being recorded has grown since)
-  if (known && known.length === entries.length) return known
-  const projections = new Projections()
-  const steps = entries.map((e) => projections.apply(e))
-  timelines.set(entries, steps)
-  return steps
+function isEntries(run: Analysis | readonly TraceEntry[]): run is readonly TraceEntry[] {
+  return Array.isArray(run)
 }
 
-/** Visit every entry with the projections as they stood just before it. */
-export function walkProjections(entries: readonly TraceEntry[], visit: (e: TraceEntry, projections: Projections) => void): void {
-  const steps = timelineOf(entries)
+/** What each entry changes, applying every splice once. */
+function timelineOf(entries: readonly TraceEntry[]): (Step | undefined)[] {
+  const projections = new Projections()
+  return entries.map((e) => projections.apply(e))
+}
+
+// Several checkers walk the projections of one run: its splices are applied (and validated) once,
+// and each walk replays what they changed.
+const TIMELINE = new Derived((a: Analysis) => timelineOf(a.entries))
+
+/**
+ * Visit every entry of an analysed run (or of a trace's entries) with the projections as they
+ * stood just before it.
+ */
+export function walkProjections(run: Analysis | readonly TraceEntry[], visit: (e: TraceEntry, projections: Projections) => void): void {
+  const [entries, steps] = isEntries(run) ? [run, timelineOf(run)] : [run.entries, TIMELINE.of(run)]
   const projections = new Projections()
   for (let i = 0; i < entries.length; i++) {
     visit(entries[i]!, projections)

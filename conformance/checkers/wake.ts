@@ -44,7 +44,7 @@ export function checkWake(a: Analysis): Violation[] {
     if ((w.spec.op === 'followup' || w.spec.op === 'steer') && w.outcome?.status === 'ok' && w.outcome.detail) waking.add(`${w.world}/${w.spec.session}/${w.outcome.detail}`)
   }
   const lastStatus = new Map<string, Extract<TraceEntry, { k: 'event' }>>()
-  walkProjections(a.entries, (e, projections) => {
+  walkProjections(a, (e, projections) => {
     if (e.k !== 'event' || e.name !== 'agent/status' || e.stale) return
     const previous = lastStatus.get(`${e.world}/${e.id}`)
     lastStatus.set(`${e.world}/${e.id}`, e)
