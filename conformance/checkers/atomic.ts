@@ -125,6 +125,8 @@ function sameSnap(x: { agents: readonly string[]; sessions: readonly string[] },
 
 /** One violation per clause and message is enough (coherence breaks persist across entries). */
 export function dedupe(violations: Violation[]): Violation[] {
+  // (most runs have no violation to compare)
+  if (violations.length < 2) return violations
   const seen = new Set<string>()
   return violations.filter((v) => {
     const key = `${v.key}|${v.message}`
