@@ -104,6 +104,22 @@ export class Derived<T> {
   }
 }
 
+/** The run's entries of one kind, in trace order (sorted once per analysis: most checks read one kind). */
+export function entriesOf<K extends TraceEntry['k']>(a: Analysis, kind: K): readonly Entry<K>[] {
+  // (each list holds only entries of its kind)
+  return (BY_KIND.of(a)[kind] ?? []) as unknown as readonly Entry<K>[]
+}
+
+const BY_KIND = new Derived((a: Analysis): Partial<Record<TraceEntry['k'], TraceEntry[]>> => {
+  const byKind: Partial<Record<TraceEntry['k'], TraceEntry[]>> = {}
+  for (const e of a.entries) {
+    const list = byKind[e.k]
+    if (list) list.push(e)
+    else byKind[e.k] = [e]
+  }
+  return byKind
+})
+
 /** The key of an id within one process. */
 export function keyOf(world: number, id: string): string {
   return `${world}/${id}`

@@ -14,7 +14,7 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
-import { Derived } from './analysis.js'
+import { Derived, entriesOf } from './analysis.js'
 
 type Invoke = Extract<TraceEntry, { k: 'invoke' }>
 
@@ -33,11 +33,11 @@ export function joinedUnloads(a: Analysis): Invoke[] {
 
 const JOINED = new Derived((a: Analysis): Invoke[] => {
   const endedAt = new Map<string, number>()
-  for (const e of a.entries) if (e.k === 'outcome' && !endedAt.has(operationKey(e))) endedAt.set(operationKey(e), e.i)
+  for (const e of entriesOf(a, 'outcome')) if (!endedAt.has(operationKey(e))) endedAt.set(operationKey(e), e.i)
   const out: Invoke[] = []
   const inFlight: Invoke[] = []
-  for (const e of a.entries) {
-    if (e.k !== 'invoke' || !PROCESS_UNLOADS.has(e.spec.op)) continue
+  for (const e of entriesOf(a, 'invoke')) {
+    if (!PROCESS_UNLOADS.has(e.spec.op)) continue
     const nested = e.what.includes(' in ')
     if (nested && !endedAt.has(operationKey(e)) && inFlight.some((x) => x.world === e.world && (endedAt.get(operationKey(x)) ?? Infinity) > e.i)) out.push(e)
     inFlight.push(e)

@@ -20,6 +20,7 @@ import { PERSISTED_HEADER_FIELDS } from '../../sim/program/program.js'
 import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { R } from './declines.js'
 import { windowsOf } from './windows.js'
 import { gateClosed } from './liveness.js'
@@ -90,9 +91,9 @@ const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
 function selfDeadlocks(a: Analysis): Violation[] {
   const out: Violation[] = []
   // (most runs have no boundary: then there is nothing to index)
-  if (!a.entries.some((e) => e.k === 'invoke' && e.spec.op === 'boundary')) return out
+  if (!entriesOf(a, 'invoke').some((e) => e.spec.op === 'boundary')) return out
   const ended = new Set<string>()
-  for (const e of a.entries) if (e.k === 'outcome') ended.add(operationKey(e))
+  for (const e of entriesOf(a, 'outcome')) ended.add(operationKey(e))
   let gatesLeftClosed: boolean | undefined
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(operationKey(e))) return

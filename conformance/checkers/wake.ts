@@ -11,14 +11,13 @@
 import { maintenanceMark } from '../../sim/operations/operations.js'
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import { walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { openOn, sessionOf, windowsOf } from './windows.js'
-
-type Mark = Extract<TraceEntry, { k: 'mark' }>
 
 /** Whether a waking send of `id` was accepted during its last activity before entry `i` (after its last turn/start): a latch may be set. */
 function latchedSince(a: Analysis, world: number, id: string, i: number): boolean {
@@ -85,7 +84,7 @@ export function checkWake(a: Analysis): Violation[] {
       }
     }
   })
-  const marks = a.entries.filter((e): e is Mark => e.k === 'mark' && e.label.includes('@maintenance:'))
+  const marks = entriesOf(a, 'mark').filter((e) => e.label.includes('@maintenance:'))
   const windows = windowsOf(a)
   for (const idle of windows) {
     if (idle.spec.op !== 'whenIdle' || idle.outcome?.status !== 'ok') continue
