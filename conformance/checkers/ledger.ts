@@ -97,7 +97,8 @@ export function checkLedger(a: Analysis): Violation[] {
       }
       return
     }
-    for (const life of requests.get(e.i) ?? []) pendingAtRequest.set(life, projections.pending(life.world, life.id))
+    const requested = requests.get(e.i)
+    if (requested) for (const life of requested) pendingAtRequest.set(life, projections.pending(life.world, life.id))
     const cancel = cancelInvokes.get(e.i)
     if (cancel) {
       // With facts, a cancel made outside that splice's dispatch sees the splice applied: it owes its ids.

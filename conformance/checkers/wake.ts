@@ -21,15 +21,15 @@ import { openOn, sessionOf, windowsOf } from './windows.js'
 
 /** Whether a waking send of `id` was accepted during its last activity before entry `i` (after its last turn/start): a latch may be set. */
 function latchedSince(a: Analysis, world: number, id: string, i: number): boolean {
-  const turns = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/start' && x.i < i)
+  const turns = entriesOf(a, 'append').filter((x) => x.world === world && x.id === id && x.type === 'turn/start' && x.i < i)
   const since = turns.at(-1)?.i ?? -1
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && 'session' in w.spec && w.spec.session === id && w.invoke.i > since && w.invoke.i < i && w.outcome?.status === 'ok')
 }
 
 /** The reason kind of the agent's last `turn/end` before entry `i`, if any. */
 function lastTurnEnd(a: Analysis, world: number, id: string, i: number): string | undefined {
-  const end = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/end' && x.i < i).at(-1)
-  if (end?.k !== 'append') return undefined
+  const end = entriesOf(a, 'append').filter((x) => x.world === world && x.id === id && x.type === 'turn/end' && x.i < i).at(-1)
+  if (!end) return undefined
   const kind = (end.data as { reason?: { kind?: unknown } | null } | null)?.reason?.kind
   return typeof kind === 'string' ? kind : undefined
 }
