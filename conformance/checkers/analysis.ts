@@ -75,7 +75,50 @@ export interface Analysis {
   readonly declines: Declines
   /** The trace's facts, indexed (`facts.ts`). */
   readonly facts: Facts
+  /** What checkers derived from it and share, by {@link Derived} slot. */
+  readonly memo: unknown[]
 }
+
+/**
+ * A value derived from an analysis that several checkers use (its operation windows, say): computed
+ * on first use and kept on the analysis, so each run computes it once and no checker keeps a copy.
+ * (On the analysis rather than in a WeakMap: a WeakMap entry per run costs its set and the
+ * collector's ephemeron pass.)
+ */
+export class Derived<T> {
+  static #slots = 0
+  readonly #slot = Derived.#slots++
+  readonly #compute: (a: Analysis) => T
+
+  constructor(compute: (a: Analysis) => T) {
+    this.#compute = compute
+  }
+
+  /** Its value for `a`. */
+  of(a: Analysis): T {
+    const memo = a.memo
+    if (this.#slot in memo) return memo[this.#slot] as T
+    const value = this.#compute(a)
+    memo[this.#slot] = value
+    return value
+  }
+}
+
+/** The run's entries of one kind, in trace order (sorted once per analysis: most checks read one kind). */
+export function entriesOf<K extends TraceEntry['k']>(a: Analysis, kind: K): readonly Entry<K>[] {
+  // (each list holds only entries of its kind)
+  return (BY_KIND.of(a)[kind] ?? []) as unknown as readonly Entry<K>[]
+}
+
+const BY_KIND = new Derived((a: Analysis): Partial<Record<TraceEntry['k'], TraceEntry[]>> => {
+  const byKind: Partial<Record<TraceEntry['k'], TraceEntry[]>> = {}
+  for (const e of a.entries) {
+    const list = byKind[e.k]
+    if (list) list.push(e)
+    else byKind[e.k] = [e]
+  }
+  return byKind
+})
 
 /** The key of an id within one process. */
 export function keyOf(world: number, id: string): string {
@@ -128,20 +171,25 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
         }
         txs.set(e.tx, tx)
         const key = keyOf(e.world, tx.id)
-        inFlight.set(key, [...(inFlight.get(key) ?? []), tx])
+        const sameId = inFlight.get(key)
+        if (sameId) sameId.push(tx)
+        else inFlight.set(key, [tx])
         break
       }
       case 'outcome': {
-        const invokeKey = `${e.world}/${e.actor}/${e.op}`
-        registering.delete(invokeKey)
-        // A failed register announced nothing (what was set aside for it was a lifecycle's own edge),
-        // unless its stub was announced and removed again inside it: both edges were the stub's.
-        const aside = setAside.get(invokeKey) ?? []
-        const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
-        for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
-        // (an edge set aside for the stub may have been the lifecycle's: an event names the id, not the object)
-        if (aside.length > 0 && (e.status !== 'fail' || stubRemoved)) stubEdgeDeclined(declines, [36, 55, 74])
-        setAside.delete(invokeKey)
+        // (settling a register: only while one is in flight, which few runs have)
+        if (registering.size > 0) {
+          const invokeKey = `${e.world}/${e.actor}/${e.op}`
+          registering.delete(invokeKey)
+          // A failed register announced nothing (what was set aside for it was a lifecycle's own edge),
+          // unless its stub was announced and removed again inside it: both edges were the stub's.
+          const aside = setAside.get(invokeKey) ?? []
+          const stubRemoved = aside.some((edge) => edge.name === 'agent/disposed')
+          for (const edge of aside) if (e.status === 'fail' && !stubRemoved) restoreAgentCreated(lives, edge)
+          // (an edge set aside for the stub may have been the lifecycle's: an event names the id, not the object)
+          if (aside.length > 0 && (e.status !== 'fail' || stubRemoved)) stubEdgeDeclined(declines, [36, 55, 74])
+          setAside.delete(invokeKey)
+        }
         const tx = e.tx ? txs.get(e.tx) : undefined
         if (tx) tx.outcome = e
         break
@@ -152,7 +200,9 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
       }
       case 'append': {
         const key = keyOf(e.world, e.id)
-        appendsBySession.set(key, [...(appendsBySession.get(key) ?? []), e])
+        const appends = appendsBySession.get(key)
+        if (appends) appends.push(e)
+        else appendsBySession.set(key, [e])
         open.get(key)?.appends.push(e)
         break
       }
@@ -198,7 +248,8 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
             id: e.id, world: e.world, tx: undefined, sessionCreated: e, agentCreated: undefined, sessionStart: undefined,
             agentDisposed: undefined, sessionDisposed: undefined, alsoPossible: [], rivals: [], repeats: [], statuses: [], appends: [],
           }
-          candidates.set(created, inFlight.get(key) ?? [])
+          // (those invoked so far: the list grows on)
+          candidates.set(created, [...(inFlight.get(key) ?? [])])
           lives.push(created)
           open.set(key, created)
           break
@@ -253,7 +304,7 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
       ;(life as { rivals: readonly Tx[] }).rivals = rivals
     }
   }
-  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [], declines, facts }
+  return { program, entries: trace.entries, txs, lives, strayDisposals, staleEvents, appendsBySession, probes: trace.probes ?? [], declines, facts, memo: [] }
 }
 
 /**

@@ -8,8 +8,8 @@
  * stop check.
  * @module
  */
-import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { isClaim } from './projection.js'
 import type { SplicePayload } from './projection.js'
 import { dedupe } from './atomic.js'
@@ -18,8 +18,6 @@ import { invokedInDispatch, spansOfFact } from './facts.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { abortRequests, teardownRequest } from './windows.js'
-
-type Event = Extract<TraceEntry, { k: 'event' }>
 
 /** A listener of `agent/turn-stopping` whose action left an asynchronous tail (a scheduling point). */
 const ASYNC_TAIL = /listener:agent\/turn-stopping (slow|reject|wait)$/
@@ -32,7 +30,7 @@ function madeInDispatch(a: Analysis, dispatch: number, index: number): boolean {
 /** Check that a turn past its stop check is not recorded aborted. */
 export function checkCompletedTurn(a: Analysis): Violation[] {
   const out: Violation[] = []
-  const stopping = a.entries.filter((e): e is Event => e.k === 'event' && e.name === 'agent/turn-stopping' && !e.stale)
+  const stopping = entriesOf(a, 'event').filter((e) => e.name === 'agent/turn-stopping' && !e.stale)
   if (stopping.length === 0) return out
   for (const life of a.lives) {
     let start: (typeof life.appends)[number] | undefined

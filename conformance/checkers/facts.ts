@@ -96,7 +96,9 @@ export function indexFacts(trace: Trace): Facts {
   const hanging = new Map<string, number>()
   const faults: { at: number; world: number; id: string; note: string }[] = []
   const tails: TailFact[] = []
-  for (const [index, f] of list.entries()) {
+  // (by index: a campaign runs this unoptimized, where each destructured entry is an array and an iterator step)
+  for (let index = 0; index < list.length; index++) {
+    const f = list[index]!
     switch (f.k) {
       case 'sync': spans.set(f.op, { invoke: f.op, start: f.ref, end: f.at, factStart: f.n, factEnd: index }); break
       case 'from': from.set(f.op, { ref: f.ref, kind: f.note }); break

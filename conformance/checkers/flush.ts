@@ -9,6 +9,7 @@
  */
 import { GATE_MARK } from '../../sim/world/surface-marks.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { windowsOf } from './windows.js'
@@ -22,8 +23,8 @@ const WAITS = new RegExp(`^${GATE_MARK}(.*?) wait listener:session/flush$`)
 export function checkFlush(a: Analysis): Violation[] {
   const out: Violation[] = []
   const opened = new Map<string, number>()
-  for (const e of a.entries) {
-    if (e.k === 'mark' && e.label.startsWith(GATE_MARK) && e.label.endsWith(' open')) {
+  for (const e of entriesOf(a, 'mark')) {
+    if (e.label.startsWith(GATE_MARK) && e.label.endsWith(' open')) {
       const gate = e.label.slice(GATE_MARK.length, -' open'.length)
       if (!opened.has(gate)) opened.set(gate, e.i)
     }

@@ -20,7 +20,7 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
-import { publicationBrokenOff } from './analysis.js'
+import { entriesOf, publicationBrokenOff } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import type { DeclineReason } from './declines.js'
@@ -191,9 +191,9 @@ function parked(a: Analysis, life: Life, send: OpWindow, at: number): Parked | u
 function active(a: Analysis, life: Life, i: number): boolean {
   if (life.statuses.filter((s) => s.i < i).at(-1)?.detail === 'running') return true
   let maintenance = 0
-  for (const e of a.entries) {
+  for (const e of entriesOf(a, 'mark')) {
     if (e.i >= i) break
-    if (e.k !== 'mark' || e.world !== life.world || e.id !== life.id || e.i < life.sessionCreated.i) continue
+    if (e.world !== life.world || e.id !== life.id || e.i < life.sessionCreated.i) continue
     if (e.label.endsWith('@maintenance:start')) maintenance++
     else if (e.label.endsWith('@maintenance:end')) maintenance--
   }
@@ -232,9 +232,9 @@ function lastOf(appends: readonly Append[], type: string, before: number): Appen
 function foundIn(a: Analysis, life: Life, send: OpWindow): { group: string; clause: number; what: string } {
   const at = send.outcome!.i
   let maintenance = 0
-  for (const e of a.entries) {
+  for (const e of entriesOf(a, 'mark')) {
     if (e.i >= at) break
-    if (e.k !== 'mark' || e.world !== life.world || e.id !== life.id || e.i < life.sessionCreated.i) continue
+    if (e.world !== life.world || e.id !== life.id || e.i < life.sessionCreated.i) continue
     if (e.label.endsWith('@maintenance:start')) maintenance++
     else if (e.label.endsWith('@maintenance:end')) maintenance--
   }

@@ -14,6 +14,7 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
+import { Derived, entriesOf } from './analysis.js'
 
 type Invoke = Extract<TraceEntry, { k: 'invoke' }>
 
@@ -25,22 +26,21 @@ const PROCESS_UNLOADS = new Set(['shutdown', 'restart'])
  */
 export const operationKey = (e: { world: number; actor: string; op: number; what: string }): string => `${e.world}/${e.actor}/${e.op}/${e.what}`
 
-const cache = new WeakMap<Analysis, Invoke[]>()
-
 /** The nested unload invokes (inside a boundary, never ended) that joined another chain's unload in flight (computed once per analysis). */
 export function joinedUnloads(a: Analysis): Invoke[] {
-  const known = cache.get(a)
-  if (known) return known
+  return JOINED.of(a)
+}
+
+const JOINED = new Derived((a: Analysis): Invoke[] => {
   const endedAt = new Map<string, number>()
-  for (const e of a.entries) if (e.k === 'outcome' && !endedAt.has(operationKey(e))) endedAt.set(operationKey(e), e.i)
+  for (const e of entriesOf(a, 'outcome')) if (!endedAt.has(operationKey(e))) endedAt.set(operationKey(e), e.i)
   const out: Invoke[] = []
   const inFlight: Invoke[] = []
-  for (const e of a.entries) {
-    if (e.k !== 'invoke' || !PROCESS_UNLOADS.has(e.spec.op)) continue
+  for (const e of entriesOf(a, 'invoke')) {
+    if (!PROCESS_UNLOADS.has(e.spec.op)) continue
     const nested = e.what.includes(' in ')
     if (nested && !endedAt.has(operationKey(e)) && inFlight.some((x) => x.world === e.world && (endedAt.get(operationKey(x)) ?? Infinity) > e.i)) out.push(e)
     inFlight.push(e)
   }
-  cache.set(a, out)
   return out
-}
+})

@@ -20,6 +20,7 @@ import { PERSISTED_HEADER_FIELDS } from '../../sim/program/program.js'
 import { SPLIT_MARK } from '../../sim/operations/registry-split.js'
 import { RESEND_ACCEPTED } from '../../sim/operations/resend.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { R } from './declines.js'
 import { windowsOf } from './windows.js'
 import { gateClosed } from './liveness.js'
@@ -89,9 +90,11 @@ const UNLOADS = new Set(['shutdown', 'restart', 'unloadFactory', 'unloadOwner'])
  */
 function selfDeadlocks(a: Analysis): Violation[] {
   const out: Violation[] = []
+  // (most runs have no boundary: then there is nothing to index)
+  if (!entriesOf(a, 'invoke').some((e) => e.spec.op === 'boundary')) return out
   const ended = new Set<string>()
-  for (const e of a.entries) if (e.k === 'outcome') ended.add(operationKey(e))
-  const gatesLeftClosed = gateClosed(a)
+  for (const e of entriesOf(a, 'outcome')) ended.add(operationKey(e))
+  let gatesLeftClosed: boolean | undefined
   a.entries.forEach((e, i) => {
     if (e.k !== 'invoke' || e.spec.op !== 'boundary' || ended.has(operationKey(e))) return
     const index = e.spec.ops.findIndex((op) => UNLOADS.has(op.op))
@@ -117,7 +120,7 @@ function selfDeadlocks(a: Analysis): Violation[] {
     }
     // The unload may be parked at a gate the program never opened (a disposer's `wait`, say): the
     // program's own hang, not the drain's (whether the unload waits there is not recorded).
-    if (gatesLeftClosed) {
+    if ((gatesLeftClosed ??= gateClosed(a))) {
       a.declines.declined(137, R.injectedHang)
       return
     }

@@ -71,9 +71,10 @@ export function checkLedger(a: Analysis): Violation[] {
     }
   }
   const pendingAtRequest = new Map<Life, string[]>()
-  // Where each message was inserted (entry index) and the content it was logged with.
+  // Where each message was inserted (entry index) and the content it was logged with (compared as
+  // JSON only when a request carries another object: the trace is complete, nothing changes now).
   const insertedAt = new Map<string, number>()
-  const logged = new Map<string, string>()
+  const logged = new Map<string, unknown>()
   // Per session: the ids the open turn claimed and no request has carried yet.
   const claimed = new Map<string, Set<string>>()
   // Per session: the ids of the last splice while it is being published (logged, not yet in the
@@ -87,16 +88,17 @@ export function checkLedger(a: Analysis): Violation[] {
   // the splice is inserting.
   // (a splice replaces its session's projection by a copy, so the object held here stays as it was)
   let lastAppend: { world: number; id: string; before: Projection } | undefined
-  walkProjections(a.entries, (e, projections) => {
+  walkProjections(a, (e, projections) => {
     if (e.k === 'append') lastAppend = { world: e.world, id: e.id, before: projections.get(e.world, e.id) }
     if (e.k === 'resumed') {
       for (const ev of e.events) {
         if (ev.type !== 'agent/inbox/spliced') continue
-        for (const m of (ev.data as SplicePayload).inserted ?? []) logged.set(`${e.world}/${e.id}/${m?.id}`, JSON.stringify(m?.content))
+        for (const m of (ev.data as SplicePayload).inserted ?? []) logged.set(`${e.world}/${e.id}/${m?.id}`, m?.content)
       }
       return
     }
-    for (const life of requests.get(e.i) ?? []) pendingAtRequest.set(life, projections.pending(life.world, life.id))
+    const requested = requests.get(e.i)
+    if (requested) for (const life of requested) pendingAtRequest.set(life, projections.pending(life.world, life.id))
     const cancel = cancelInvokes.get(e.i)
     if (cancel) {
       // With facts, a cancel made outside that splice's dispatch sees the splice applied: it owes its ids.
@@ -154,7 +156,7 @@ export function checkLedger(a: Analysis): Violation[] {
         }
         for (const m of s?.inserted ?? []) {
           insertedAt.set(`${e.world}/${e.id}/${m?.id}`, e.i)
-          logged.set(`${e.world}/${e.id}/${m?.id}`, JSON.stringify(m?.content))
+          logged.set(`${e.world}/${e.id}/${m?.id}`, m?.content)
         }
         if (s && isClaim(s)) {
           const list = projections.get(e.world, e.id)[s.target] ?? []
@@ -169,7 +171,8 @@ export function checkLedger(a: Analysis): Violation[] {
       case 'user/message': {
         const m = e.data as { id?: string; content?: unknown }
         claimed.get(key)?.delete(String(m?.id))
-        const was = logged.get(`${e.world}/${e.id}/${m?.id}`)
+        const content = logged.get(`${e.world}/${e.id}/${m?.id}`)
+        const was = content === undefined || content === m?.content ? undefined : JSON.stringify(content)
         if (was !== undefined && was !== JSON.stringify(m?.content)) {
           out.push(violation('AGENT-INBOX-COMMIT', 122, `"${e.id}" seq ${e.seq}: the request carries message ${quoteId(m?.id)} as ${JSON.stringify(m?.content)}, not as its splice logged it (${was}); the live inbox must hold the logged snapshot`, e))
         }

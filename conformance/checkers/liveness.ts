@@ -11,6 +11,7 @@ import { stringText } from '../../sim/trace/bounded-text.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import { closedGates } from '../../sim/world/surface-marks.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { R } from './declines.js'
 import { joinedUnloads } from './joined-unload.js'
 import { violation } from './violation.js'
@@ -83,7 +84,7 @@ interface Unjustified { group: string; clause: number; reason: string }
 
 /** Whether the program waited on a gate it never opened: a hang of its own choice, of whatever waits on it. */
 export function gateClosed(a: Analysis): boolean {
-  return closedGates(a.entries.flatMap((e) => (e.k === 'mark' ? [e.label] : []))).length > 0
+  return closedGates(entriesOf(a, 'mark').map((e) => e.label)).length > 0
 }
 
 /**

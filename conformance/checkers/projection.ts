@@ -5,7 +5,8 @@
  * @module
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
-import { keyOf } from './analysis.js'
+import type { Analysis } from './analysis.js'
+import { Derived, keyOf } from './analysis.js'
 import { applySplice } from './inbox.js'
 
 /** One session's projection by message id. */
@@ -33,6 +34,12 @@ export function isCanceled(s: SplicePayload): boolean {
   return s.outcome === 'canceled' && !!s.removedCount
 }
 
+/** What one entry does to the projections: the projection it leaves to one session (by key). */
+interface Step {
+  readonly key: string
+  readonly projection: Projection
+}
+
 /** Projections of every session of the run, advanced entry by entry. */
 export class Projections {
   readonly #byKey = new Map<string, Projection>()
@@ -51,27 +58,61 @@ export class Projections {
     return [...p['next-turn'], ...p['next-step']]
   }
 
-  /** Advance over one entry. Invalid splices leave the projection as it was (the inbox checker reports them). */
-  apply(e: TraceEntry): void {
+  /**
+   * Advance over one entry; returns what it changed. Invalid splices leave the projection as it was
+   * (the inbox checker reports them). A projection, once handed out, never changes: a splice
+   * replaces it by an updated copy.
+   */
+  apply(e: TraceEntry): Step | undefined {
     if (e.k === 'resumed') {
       const p: Projection = { 'next-turn': [], 'next-step': [] }
       for (const ev of e.events) if (ev.type === 'agent/inbox/spliced' && applySplice(p, ev.data) !== undefined) break
-      this.#byKey.set(keyOf(e.world, e.id), p)
+      return this.#set(keyOf(e.world, e.id), p)
     } else if (e.k === 'event' && e.name === 'session/created') {
-      this.#byKey.set(keyOf(e.world, e.id), { 'next-turn': [], 'next-step': [] })
+      return this.#set(keyOf(e.world, e.id), { 'next-turn': [], 'next-step': [] })
     } else if (e.k === 'append' && e.type === 'agent/inbox/spliced') {
       const p = this.get(e.world, e.id)
       const copy: Projection = { 'next-turn': [...p['next-turn']], 'next-step': [...p['next-step']] }
-      if (applySplice(copy, e.data) === undefined) this.#byKey.set(keyOf(e.world, e.id), copy)
+      if (applySplice(copy, e.data) === undefined) return this.#set(keyOf(e.world, e.id), copy)
     }
+    return undefined
+  }
+
+  /** Replay a step {@link apply} returned. */
+  replay(step: Step): void {
+    this.#byKey.set(step.key, step.projection)
+  }
+
+  #set(key: string, projection: Projection): Step {
+    this.#byKey.set(key, projection)
+    return { key, projection }
   }
 }
 
-/** Visit every entry with the projections as they stood just before it. */
-export function walkProjections(entries: readonly TraceEntry[], visit: (e: TraceEntry, projections: Projections) => void): void {
+function isEntries(run: Analysis | readonly TraceEntry[]): run is readonly TraceEntry[] {
+  return Array.isArray(run)
+}
+
+/** What each entry changes, applying every splice once. */
+function timelineOf(entries: readonly TraceEntry[]): (Step | undefined)[] {
   const projections = new Projections()
-  for (const e of entries) {
-    visit(e, projections)
-    projections.apply(e)
+  return entries.map((e) => projections.apply(e))
+}
+
+// Several checkers walk the projections of one run: its splices are applied (and validated) once,
+// and each walk replays what they changed.
+const TIMELINE = new Derived((a: Analysis) => timelineOf(a.entries))
+
+/**
+ * Visit every entry of an analysed run (or of a trace's entries) with the projections as they
+ * stood just before it.
+ */
+export function walkProjections(run: Analysis | readonly TraceEntry[], visit: (e: TraceEntry, projections: Projections) => void): void {
+  const [entries, steps] = isEntries(run) ? [run, timelineOf(run)] : [run.entries, TIMELINE.of(run)]
+  const projections = new Projections()
+  for (let i = 0; i < entries.length; i++) {
+    visit(entries[i]!, projections)
+    const step = steps[i]
+    if (step) projections.replay(step)
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { ProbeAgent, QuiescentProbe } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
-import { keyOf } from './analysis.js'
+import { Derived, keyOf } from './analysis.js'
 import { R } from './declines.js'
 
 /** One live agent at one probe, with its lifecycle. */
@@ -23,19 +23,17 @@ export function atProbe(probe: QuiescentProbe): { i: number; d: number } {
   return { i: probe.at - 1, d: probe.d }
 }
 
-const livesByKey = new WeakMap<Analysis, Map<string, Life[]>>()
-const probed = new WeakMap<Analysis, ProbedAgent[]>()
+/** The lifecycles of each id, by `world/id`, in order. */
+const LIVES_BY_KEY = new Derived((a: Analysis): Map<string, Life[]> => {
+  const byKey = new Map<string, Life[]>()
+  for (const life of a.lives) byKey.set(keyOf(life.world, life.id), [...(byKey.get(keyOf(life.world, life.id)) ?? []), life])
+  return byKey
+})
 
 /** The lifecycle of `id` in `world` that is open after entry `at - 1` (published, not yet disposed). */
 export function lifeAt(a: Analysis, world: number, id: string, at: number): Life | undefined {
-  let byKey = livesByKey.get(a)
-  if (!byKey) {
-    byKey = new Map()
-    for (const life of a.lives) byKey.set(keyOf(life.world, life.id), [...(byKey.get(keyOf(life.world, life.id)) ?? []), life])
-    livesByKey.set(a, byKey)
-  }
   let found: Life | undefined
-  for (const life of byKey.get(keyOf(world, id)) ?? []) {
+  for (const life of LIVES_BY_KEY.of(a).get(keyOf(world, id)) ?? []) {
     if (life.sessionCreated.i >= at) break
     if (life.sessionDisposed && life.sessionDisposed.i < at) continue
     found = life
@@ -45,8 +43,10 @@ export function lifeAt(a: Analysis, world: number, id: string, at: number): Life
 
 /** Every live agent of every probe whose lifecycle the trace shows, in probe order (computed once per analysis). */
 export function probedAgents(a: Analysis): ProbedAgent[] {
-  const known = probed.get(a)
-  if (known) return known
+  return PROBED.of(a)
+}
+
+const PROBED = new Derived((a: Analysis): ProbedAgent[] => {
   const out: ProbedAgent[] = []
   for (const probe of a.probes) {
     for (const agent of probe.agents) {
@@ -55,9 +55,8 @@ export function probedAgents(a: Analysis): ProbedAgent[] {
       else declinedUnpublished(a, agent)
     }
   }
-  probed.set(a, out)
   return out
-}
+})
 
 /**
  * A live agent whose id has no published lifecycle open (entered and never announced: a same-id loser

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Analysis } from './analysis.js'
-import { keyOf } from './analysis.js'
+import { entriesOf, keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import { violation } from './violation.js'
@@ -132,8 +132,8 @@ export function checkRuntime(a: Analysis): Violation[] {
     }
   }
   // 139: inside its model call a driver observes its own agent as the initiator.
-  for (const e of a.entries) {
-    if (e.k !== 'mark' || !e.id) continue
+  for (const e of entriesOf(a, 'mark')) {
+    if (!e.id) continue
     const match = / initiator=(.*)$/.exec(e.label)
     if (match && match[1] !== e.id) out.push(violation('AGENT-INITIATOR-API', 139, `"${e.id}": its model call observed initiator "${match[1]}"`, e))
     // 130: the setup's probe saw withInitiator hand back another object than its operation returned.

@@ -46,7 +46,7 @@ export function checkSplices(a: Analysis): Violation[] {
   // (the same, across invokes: a pair an invoke split would have been judged as one clear)
   const across = new Map<string, { entry: Append; splice: SplicePayload; whole: boolean }>()
   const windows = windowsOf(a)
-  walkProjections(a.entries, (e, projections) => {
+  walkProjections(a, (e, projections) => {
     if (e.k === 'invoke') {
       // An operation between two splices makes them two causes, not one clear() or one claim.
       previous.clear()

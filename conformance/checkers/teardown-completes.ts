@@ -11,6 +11,7 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import { violation } from './violation.js'
@@ -24,8 +25,8 @@ export function checkTeardownCompletes(a: Analysis): Violation[] {
   const out: Violation[] = []
   const registered = new Map<string, Mark[]>()
   const byTx = new Map<string, Mark[]>()
-  for (const e of a.entries) {
-    if (e.k !== 'mark' || !e.tx) continue
+  for (const e of entriesOf(a, 'mark')) {
+    if (!e.tx) continue
     byTx.set(e.tx, [...(byTx.get(e.tx) ?? []), e])
     if (e.label.endsWith(' registered')) registered.set(e.tx, [...(registered.get(e.tx) ?? []), e])
   }

@@ -6,7 +6,7 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life } from './analysis.js'
-import { keyOf, sameVerdict } from './analysis.js'
+import { entriesOf, keyOf, sameVerdict } from './analysis.js'
 import { R } from './declines.js'
 import { ownerOf } from './facts.js'
 import { dedupe } from './atomic.js'
@@ -26,9 +26,9 @@ export function checkTeardown(a: Analysis): Violation[] {
   const out: Violation[] = []
   const d = a.declines
   const scopeDisposals = new Map<string, number[]>()
-  for (const e of a.entries) {
+  for (const e of entriesOf(a, 'mark')) {
     // (every disposer action marks its run, a `block` one too: it returns at once)
-    if (e.k === 'mark' && e.tx && / effect:.* (throw|reject|slow|op|block|wait)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
+    if (e.tx && / effect:.* (throw|reject|slow|op|block|wait)$/.test(e.label)) scopeDisposals.set(e.tx, [...(scopeDisposals.get(e.tx) ?? []), e.i])
   }
   for (const life of a.lives) {
     const { id } = life
@@ -142,8 +142,7 @@ export function checkTeardown(a: Analysis): Violation[] {
   }
   // 111 / §5.3: after the session left the store, the agent appends nothing more (up to a send
   // made to the disposed agent through a kept handle, §12 Q3).
-  for (const e of a.entries) {
-    if (e.k !== 'final') continue
+  for (const e of entriesOf(a, 'final')) {
     for (const late of e.late) {
       const judged = late.sent ?? late.final
       if (late.sent !== undefined && late.sent !== late.final) d.declined(111, R.sentToDisposed)

@@ -13,7 +13,7 @@
  */
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life, Tx } from './analysis.js'
-import { abortsCreation, sameVerdict } from './analysis.js'
+import { abortsCreation, entriesOf, sameVerdict } from './analysis.js'
 import { R } from './declines.js'
 import { ownerOf } from './facts.js'
 import { violation } from './violation.js'
@@ -46,7 +46,7 @@ export function checkTriggers(a: Analysis): Violation[] {
   // a livelock's trace holds thousands of creations and tens of thousands of entries.
   const windows = windowsOf(a)
   const aborting = windows.filter((w) => w.spec.op === 'unloadOwner' || w.spec.op === 'abortSignal')
-  const marks = a.entries.filter((e): e is Mark => e.k === 'mark')
+  const marks = entriesOf(a, 'mark')
   const setupStarts = new Map<string, Mark>()
   for (const m of marks) if (m.tx !== undefined && m.label.endsWith('@setup:start') && !setupStarts.has(m.tx)) setupStarts.set(m.tx, m)
   for (const tx of a.txs.values()) {

@@ -11,6 +11,7 @@
 import { maintenanceMark } from '../../sim/operations/operations.js'
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis } from './analysis.js'
+import { entriesOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import { walkProjections } from './projection.js'
@@ -18,19 +19,17 @@ import { violation } from './violation.js'
 import type { Violation } from './violation.js'
 import { openOn, sessionOf, windowsOf } from './windows.js'
 
-type Mark = Extract<TraceEntry, { k: 'mark' }>
-
 /** Whether a waking send of `id` was accepted during its last activity before entry `i` (after its last turn/start): a latch may be set. */
 function latchedSince(a: Analysis, world: number, id: string, i: number): boolean {
-  const turns = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/start' && x.i < i)
+  const turns = entriesOf(a, 'append').filter((x) => x.world === world && x.id === id && x.type === 'turn/start' && x.i < i)
   const since = turns.at(-1)?.i ?? -1
   return windowsOf(a).some((w) => w.world === world && (w.spec.op === 'followup' || w.spec.op === 'steer') && 'session' in w.spec && w.spec.session === id && w.invoke.i > since && w.invoke.i < i && w.outcome?.status === 'ok')
 }
 
 /** The reason kind of the agent's last `turn/end` before entry `i`, if any. */
 function lastTurnEnd(a: Analysis, world: number, id: string, i: number): string | undefined {
-  const end = a.entries.filter((x) => x.k === 'append' && x.world === world && x.id === id && x.type === 'turn/end' && x.i < i).at(-1)
-  if (end?.k !== 'append') return undefined
+  const end = entriesOf(a, 'append').filter((x) => x.world === world && x.id === id && x.type === 'turn/end' && x.i < i).at(-1)
+  if (!end) return undefined
   const kind = (end.data as { reason?: { kind?: unknown } | null } | null)?.reason?.kind
   return typeof kind === 'string' ? kind : undefined
 }
@@ -44,7 +43,7 @@ export function checkWake(a: Analysis): Violation[] {
     if ((w.spec.op === 'followup' || w.spec.op === 'steer') && w.outcome?.status === 'ok' && w.outcome.detail) waking.add(`${w.world}/${w.spec.session}/${w.outcome.detail}`)
   }
   const lastStatus = new Map<string, Extract<TraceEntry, { k: 'event' }>>()
-  walkProjections(a.entries, (e, projections) => {
+  walkProjections(a, (e, projections) => {
     if (e.k !== 'event' || e.name !== 'agent/status' || e.stale) return
     const previous = lastStatus.get(`${e.world}/${e.id}`)
     lastStatus.set(`${e.world}/${e.id}`, e)
@@ -85,7 +84,7 @@ export function checkWake(a: Analysis): Violation[] {
       }
     }
   })
-  const marks = a.entries.filter((e): e is Mark => e.k === 'mark' && e.label.includes('@maintenance:'))
+  const marks = entriesOf(a, 'mark').filter((e) => e.label.includes('@maintenance:'))
   const windows = windowsOf(a)
   for (const idle of windows) {
     if (idle.spec.op !== 'whenIdle' || idle.outcome?.status !== 'ok') continue

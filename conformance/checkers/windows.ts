@@ -7,6 +7,7 @@
 import type { Operation } from '../../sim/program/program.js'
 import type { TraceEntry } from '../../sim/trace/trace.js'
 import type { Analysis, Life, Tx } from './analysis.js'
+import { Derived } from './analysis.js'
 import { ownerOf } from './facts.js'
 
 type Entry<K extends TraceEntry['k']> = Extract<TraceEntry, { k: K }>
@@ -24,12 +25,12 @@ export function sessionOf(spec: Operation): string | undefined {
   return 'session' in spec ? spec.session : undefined
 }
 
-const cache = new WeakMap<Analysis, OpWindow[]>()
-
 /** Every operation window of the run, in invoke order (computed once per analysis). */
 export function windowsOf(a: Analysis): OpWindow[] {
-  const known = cache.get(a)
-  if (known) return known
+  return WINDOWS.of(a)
+}
+
+const WINDOWS = new Derived((a: Analysis): OpWindow[] => {
   const byKey = new Map<string, { invoke: Entry<'invoke'>; outcome: Entry<'outcome'> | undefined }>()
   const list: { invoke: Entry<'invoke'>; outcome: Entry<'outcome'> | undefined }[] = []
   for (const e of a.entries) {
@@ -42,10 +43,8 @@ export function windowsOf(a: Analysis): OpWindow[] {
       if (w && !w.outcome) w.outcome = e
     }
   }
-  const windows = list.map((w) => ({ invoke: w.invoke, outcome: w.outcome, spec: w.invoke.spec, world: w.invoke.world }))
-  cache.set(a, windows)
-  return windows
-}
+  return list.map((w) => ({ invoke: w.invoke, outcome: w.outcome, spec: w.invoke.spec, world: w.invoke.world }))
+})
 
 /** Whether the window is open at entry index `i` (invoked before it, not settled before it). */
 export function openAt(w: OpWindow, i: number): boolean {
