@@ -38,7 +38,7 @@ import { benchRunCost, cpuPerRun, DEFAULT_BEFORE, kitMarginalRatio, kitPerRun, k
 import type { RunCostResult } from './run-cost.js'
 import { benchEngine, benchScheduler, schedulerTable } from './scheduler.js'
 import type { SchedulerRow } from './scheduler.js'
-import { benchWorkers, idleEstimate, steadyRuns, workersTable } from './workers.js'
+import { benchWorkers, feedingShare, idleEstimate, steadyRuns, workersTable } from './workers.js'
 import type { WorkersRow } from './workers.js'
 
 const smoke = process.argv.includes('--smoke')
@@ -313,12 +313,6 @@ ${gapNotes(sched, profile, rows, unmeasured, workers, cost)}
 }
 
 type Loads = { readonly start: string; readonly end: string }
-
-/** The feeding thread's CPU over the workers' (median over campaigns with thread figures; NaN without). */
-function feedingShare(xs: readonly WorkersRow['one'][number][]): number {
-  const t = xs.map((x) => x.threads).filter((x) => x !== undefined)
-  return t.length === 0 ? Number.NaN : median(t.map((x) => x.mainMs / Math.max(1e-9, x.workersMs.reduce((a, b) => a + b, 0))))
-}
 
 /** Heap after GC at the samples nearest runs `from` and `to`, and the relative change (undefined if the campaign fell short). */
 function heapWindow(campaign: CampaignResult, from: number, to: number): { from: CampaignResult['samples'][number]; to: CampaignResult['samples'][number]; change: number } | undefined {
