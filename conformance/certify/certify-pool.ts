@@ -15,7 +15,6 @@ import type { UnitVerdict } from './unit.js'
 import type { CertifyWorkerInit } from './worker.js'
 import { DEFAULT_UNIT_TIMEOUT_MS } from './unit-timeout.js'
 
-
 /**
  * Units in flight per worker. With one, a worker idles for a round trip through this thread after
  * each unit, and most units take a few milliseconds. Verdicts are merged by unit index, so the

@@ -143,12 +143,24 @@ export function walkNames(p: ProgramNames, v: Visitor): void {
   for (const [id, prep] of Object.entries(env.preparations ?? {})) if (prep.onRelease) walkAction(prep.onRelease, new NamePath(ROOT, `.env.preparations.${id}.onRelease`), v)
 }
 
+/** The gate action `a` waits on, if it is a `wait` on one. */
+function waitedGate(a: Action): string | undefined {
+  return a.do === 'wait' ? a.gate : undefined
+}
+
+/** The environment's gate waits (gated loads, then preparation hand-overs), each with its field's path. */
+function envGateWaits(p: ProgramNames): { gate: string; field: string }[] {
+  const out: { gate: string; field: string }[] = []
+  for (const [id, l] of Object.entries(p.env?.loads ?? {})) if (l.gate !== undefined) out.push({ gate: l.gate, field: `.env.loads.${id}.gate` })
+  for (const [id, prep] of Object.entries(p.env?.preparations ?? {})) if (prep.gate !== undefined) out.push({ gate: prep.gate, field: `.env.preparations.${id}.gate` })
+  return out
+}
+
 /** Every gate something waits on (a `wait` action, a gated load or preparation hand-over), with its path. */
 export function gateWaits(p: ProgramNames): { gate: string; path: NamePath }[] {
   const out: { gate: string; path: NamePath }[] = []
-  walkNames(p, { action: (a, path) => { if (a.do === 'wait' && a.gate !== undefined) out.push({ gate: a.gate, path: new NamePath(path, '.gate') }) } })
-  for (const [id, l] of Object.entries(p.env?.loads ?? {})) if (l.gate !== undefined) out.push({ gate: l.gate, path: new NamePath(ROOT, `.env.loads.${id}.gate`) })
-  for (const [id, prep] of Object.entries(p.env?.preparations ?? {})) if (prep.gate !== undefined) out.push({ gate: prep.gate, path: new NamePath(ROOT, `.env.preparations.${id}.gate`) })
+  walkNames(p, { action: (a, path) => { const gate = waitedGate(a); if (gate !== undefined) out.push({ gate, path: new NamePath(path, '.gate') }) } })
+  for (const { gate, field } of envGateWaits(p)) out.push({ gate, path: new NamePath(ROOT, field) })
   return out
 }
 
@@ -161,7 +173,7 @@ export function definedNames(p: ProgramNames): Defined {
   for (const e of p.env?.effects ?? []) if (e.on.startsWith('owner:')) d.owners.add(e.on.slice('owner:'.length))
   // One walk for waits and definitions: `waited` takes the gates in `gateWaits` order (its wait
   // actions in walk order, then gated loads, then preparations), which renaming depends on.
-  walkNames(p, { action: (a) => { if (a.do === 'wait' && a.gate !== undefined) d.waited.add(a.gate) }, op: (op, _path, actor) => {
+  walkNames(p, { action: (a) => { const gate = waitedGate(a); if (gate !== undefined) d.waited.add(gate) }, op: (op, _path, actor) => {
     switch (op.op) {
       case 'create': case 'resume':
         d.sessions.add(op.session!)
@@ -177,8 +189,7 @@ export function definedNames(p: ProgramNames): Defined {
       default:
     }
   } })
-  for (const l of Object.values(p.env?.loads ?? {})) if (l.gate !== undefined) d.waited.add(l.gate)
-  for (const prep of Object.values(p.env?.preparations ?? {})) if (prep.gate !== undefined) d.waited.add(prep.gate)
+  for (const { gate } of envGateWaits(p)) d.waited.add(gate)
   return d
 }
 
