@@ -42,18 +42,40 @@ export interface Root {
 
 const resolved = Promise.resolve()
 
+/**
+ * A root's services; `persistence` is read-only to its users and attached once the root context it
+ * is built over exists. A class rather than an object literal with a `persistence` getter: V8 gives
+ * each such literal a map of its own in old space, which holds the getter's closure, and through it
+ * the whole process, past every young-generation collection until the next full one.
+ */
+class Services implements RootServices {
+  #persistence: SessionPersistence | undefined
+
+  constructor(
+    readonly now: () => number,
+    readonly newId: (kind: string) => string,
+    readonly warn: (message: string, error?: unknown) => void,
+    readonly checkpoint: (label: string) => Promise<void>,
+    readonly model: Model | undefined,
+  ) {}
+
+  get persistence(): SessionPersistence | undefined { return this.#persistence }
+
+  static attach(services: Services, persistence: SessionPersistence | undefined): void {
+    services.#persistence = persistence
+  }
+}
+
 /** Build a fresh root context (a simulated or real process). */
 export function createRoot(options: RootOptions = {}): Root {
   const warn = options.warn ?? ((message: string, error?: unknown) => console.warn(`[dsh] ${message}`, error ?? ''))
-  let persistence: SessionPersistence | undefined
-  const services: RootServices = {
-    now: options.now ?? (() => Date.now()),
-    newId: options.newId ?? (() => randomUUID()),
+  const services = new Services(
+    options.now ?? (() => Date.now()),
+    options.newId ?? (() => randomUUID()),
     warn,
-    checkpoint: options.checkpoint ?? (() => resolved),
-    model: options.model,
-    get persistence() { return persistence },
-  }
+    options.checkpoint ?? (() => resolved),
+    options.model,
+  )
   const bus = new EventBus(warn)
   const store = new SessionStoreImpl(bus, services.now)
   const rootFiber = new FiberImpl('root', undefined, warn)
@@ -68,6 +90,6 @@ export function createRoot(options: RootOptions = {}): Root {
     ...(options.scopeCreated ? { scopeCreated: options.scopeCreated } : {}),
   }
   const ctx = new ContextImpl(runtime, rootFiber, undefined, undefined)
-  persistence = typeof options.persistence === 'function' ? options.persistence(ctx) : options.persistence
+  Services.attach(services, typeof options.persistence === 'function' ? options.persistence(ctx) : options.persistence)
   return { ctx, services, store, registry, bus, shutdown: () => rootFiber.unload(), abandon: () => registry.initiator.abandon() }
 }

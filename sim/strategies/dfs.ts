@@ -79,10 +79,9 @@ export function dfs(options: DfsOptions = {}): Strategy {
     return 0
   }
 
-  return {
-    get name() {
-      return runs === 0 ? label : `${label} run=${runs - 1}`
-    },
+  // `name` is a plain property updated per run: see NAME_IS_DATA in strategy.ts.
+  const strategy = {
+    name: label,
     beginRun() {
       if (exhausted || runs >= maxRuns) return false
       if (runs > 0) {
@@ -101,6 +100,7 @@ export function dfs(options: DfsOptions = {}): Strategy {
         choices[choices.length - 1]!++
       }
       runs++
+      strategy.name = `${label} run=${runs - 1}`
       depth = 0
       preemptions = 0
       active = true
@@ -132,4 +132,5 @@ export function dfs(options: DfsOptions = {}): Strategy {
       active = false
     },
   }
+  return strategy
 }

@@ -64,12 +64,9 @@ export function pct(options: PctOptions): Strategy {
   let schedule: Rng | undefined
   let data: Rng | undefined
 
-  return {
-    get name() {
-      // k is part of the name because it decides the change points: with the
-      // seed and run index it reproduces the run.
-      return run < 0 ? label : `${label} run=${run} k=${k}`
-    },
+  // `name` is a plain property updated per run: see NAME_IS_DATA in strategy.ts.
+  const strategy = {
+    name: label,
     seed,
     beginRun() {
       run++
@@ -79,6 +76,9 @@ export function pct(options: PctOptions): Strategy {
       k = Math.max(maxSteps ?? lastRunSteps ?? DEFAULT_STEP_ESTIMATE, 1)
       for (let i = 0; i < changeAt.length; i++) changeAt[i] = 1 + schedule.int(k)
       steps = 0
+      // k is part of the name because it decides the change points: with the
+      // seed and run index it reproduces the run.
+      strategy.name = `${label} run=${run} k=${k}`
       return true
     },
     pick(pending: readonly PendingPoint[]) {
@@ -116,4 +116,5 @@ export function pct(options: PctOptions): Strategy {
       data = undefined
     },
   }
+  return strategy
 }

@@ -38,15 +38,16 @@ export function portfolio(options: PortfolioOptions): Strategy {
     return current ?? members[0]!
   }
 
-  return {
-    get name() {
-      return current === undefined ? `portfolio seed=${seed}` : `portfolio seed=${seed} run=${run}: ${current.name}`
-    },
+  // `name` is a plain property updated per run: see NAME_IS_DATA in strategy.ts.
+  const strategy = {
+    name: `portfolio seed=${seed}`,
     seed,
     beginRun() {
       run++
       current = members[run % members.length]!
-      return current.beginRun()
+      const begun = current.beginRun()
+      strategy.name = `portfolio seed=${seed} run=${run}: ${current.name}`
+      return begun
     },
     pick(pending: readonly PendingPoint[], ctx: PickContext) {
       return inRun().pick(pending, ctx)
@@ -58,4 +59,5 @@ export function portfolio(options: PortfolioOptions): Strategy {
       current?.endRun?.()
     },
   }
+  return strategy
 }

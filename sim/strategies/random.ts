@@ -23,13 +23,13 @@ export function random(options: RandomOptions): Strategy {
   let run = -1
   let schedule: Rng | undefined
   let data: Rng | undefined
-  return {
-    get name() {
-      return run < 0 ? `random seed=${seed}` : `random seed=${seed} run=${run}`
-    },
+  // `name` is a plain property updated per run: see NAME_IS_DATA in strategy.ts.
+  const strategy = {
+    name: `random seed=${seed}`,
     seed,
     beginRun() {
       run++
+      strategy.name = `random seed=${seed} run=${run}`
       schedule = master.split()
       data = master.split()
       return true
@@ -47,4 +47,5 @@ export function random(options: RandomOptions): Strategy {
       data = undefined
     },
   }
+  return strategy
 }

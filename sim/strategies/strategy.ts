@@ -38,7 +38,14 @@ export interface PickContext {
  * `random` outside a begun run is a bug in the driver and throws.
  */
 export interface Strategy {
-  /** Describes the current run, e.g. `"pct d=3 seed=42 run=7"`; recorded in decision logs. */
+  /**
+   * Describes the current run, e.g. `"pct d=3 seed=42 run=7"`; recorded in decision logs.
+   *
+   * NAME_IS_DATA: the kit's strategies keep it as a plain property they update in `beginRun`, not
+   * as a getter of an object literal. V8 gives every object literal with a getter a map of its own
+   * in old space, which keeps the getter's closure (and what it captured) alive past every
+   * young-generation collection until the next full one; a campaign builds a strategy per seed.
+   */
   readonly name: string
   /** The seed the strategy was built from, if it has one; recorded in decision logs. */
   readonly seed?: string
