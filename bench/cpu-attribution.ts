@@ -78,7 +78,7 @@ export function areaOfModule(path: string): Area {
   if (path.startsWith('scenarios/arbitraries/') || path === 'scenarios/campaign/draw.js' || path.startsWith('fast-check/') || path.startsWith('pure-rand/')) return 'generation'
   if (path.startsWith('conformance/checkers/') || path === 'scenarios/catalog/goals.js') return 'checkers'
   if (path.startsWith('sim/engine/process-watch')) return 'watch'
-  if (path.startsWith('sim/engine/') || path.startsWith('sim/strategies/') || path === 'sim/trace/decision-log.js' || path === 'sim/streams.js' || path.startsWith('seedrandom/')) return 'scheduler'
+  if (path.startsWith('sim/engine/') || path.startsWith('sim/strategies/') || path === 'sim/trace/decision-log.js' || path === 'sim/streams.js' || path === 'sim/alea.js' || path.startsWith('seedrandom/')) return 'scheduler'
   if (path === 'sim/world/clock.js' || path.startsWith('@sinonjs/fake-timers/')) return 'clock'
   if (path.startsWith('scenarios/campaign') || path.startsWith('sim/pool/')) return 'campaign'
   if (path.startsWith('sim/')) return 'world'

@@ -53,7 +53,7 @@ export function areaOf(fn: string, url: string): string {
   if (fn === '(idle)') return 'idle'
   if (fn === '(program)') return 'V8/native (program)'
   const u = shortUrl(url)
-  if (u.startsWith('sim/engine/') || u.startsWith('sim/strategies/') || u === 'sim/trace/decision-log.js' || u === 'sim/streams.js' || u.includes('seedrandom')) return 'kit scheduler (engine, strategy, log, rng)'
+  if (u.startsWith('sim/engine/') || u.startsWith('sim/strategies/') || u === 'sim/trace/decision-log.js' || u === 'sim/streams.js' || u === 'sim/alea.js' || u.includes('seedrandom')) return 'kit scheduler (engine, strategy, log, rng)'
   if (u === 'sim/world/clock.js' || u.includes('@sinonjs/fake-timers')) return 'virtual clock (fake-timers install/uninstall)'
   if (u.startsWith('sim/')) return 'world (sim: world, operations, behaviours, trace)'
   if (u.startsWith('core/')) return 'reference factory and core'

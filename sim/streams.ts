@@ -8,7 +8,7 @@
  *
  * @module
  */
-import seedrandom from 'seedrandom'
+import { Alea } from './alea.js'
 
 /** A deterministic source of random numbers. */
 export interface Rng {
@@ -69,11 +69,11 @@ const TWO_POW_32 = 0x1_0000_0000
 
 class AleaRng implements Rng {
   // Alea: about 10 ns a draw versus 36 ns for seedrandom's default ARC4.
-  // Seeding from a key string costs microseconds (it hashes the key), which
-  // is why strategies split a stream per run instead of keying a new one.
-  readonly #prng: seedrandom.PRNG
+  // Seeding from a key string hashes the key, which is why strategies split a
+  // stream per run instead of keying a new one.
+  readonly #prng: Alea
 
-  constructor(prng: seedrandom.PRNG) {
+  constructor(prng: Alea) {
     this.#prng = prng
   }
 
@@ -124,7 +124,7 @@ class AleaRng implements Rng {
 export function rngFromSplit(state: SplitState): Rng {
   // Alea's state is three fractions in [0, 1) and a carry; 1 is the carry
   // alea's own seeding starts from.
-  return new AleaRng(seedrandom.alea('', { state: { c: 1, s0: state[0] / TWO_POW_32, s1: state[1] / TWO_POW_32, s2: state[2] / TWO_POW_32 } }))
+  return new AleaRng(Alea.fromState(state[0] / TWO_POW_32, state[1] / TWO_POW_32, state[2] / TWO_POW_32, 1))
 }
 
 /**
@@ -132,7 +132,7 @@ export function rngFromSplit(state: SplitState): Rng {
  * no (seed, name) pair can collide with another by concatenation.
  */
 export function createRng(seed: string | number, name: string): Rng {
-  return new AleaRng(seedrandom.alea(JSON.stringify([String(seed), name])))
+  return new AleaRng(Alea.fromSeed(JSON.stringify([String(seed), name])))
 }
 
 /**
