@@ -10,7 +10,7 @@ import { ACTIONS, FACTOR_VALUES, FACTORS, inScope, interactionKey, interactionsO
 import { actionOperation, DRIVES, interactionProgram, variantName, variantsOf } from './programs.js'
 import { probeSituations } from './probe.js'
 import { interactionSchedules } from './schedules.js'
-import { actionAllowed, combinationsOf, InteractionCoverage, interactionScope, STUB_ACTIONS } from './scope.js'
+import { actionAllowed, combinationCodesOf, combinationsOf, InteractionCoverage, interactionScope, STUB_ACTIONS } from './scope.js'
 import { interactionSuite } from './suite.js'
 import { VARIANT_TABLE } from './variants.js'
 
@@ -77,6 +77,25 @@ describe('the interaction scope', () => {
     expect(actionAllowed('actor', 'throw')).toBe(false)
     expect(actionAllowed('abort:maintenance', 'op:cancel')).toBe(true)
     expect(actionAllowed('agent/created', 'block')).toBe(true)
+  })
+
+  it('numbers each combination by a code of its own, the same wherever it comes from', () => {
+    for (const t of [2, 3]) {
+      const codes = scope.codes(t)
+      // One code per feasible combination: no two share one.
+      const names = new Set([...scope.feasible].flatMap((k) => { const [trigger, action, phase, pending, stage] = k.split('|') as [string, string, string, string, string]; return combinationsOf({ trigger, action, phase, pending, stage }, t) }))
+      expect(new Set(codes.values())).toEqual(names)
+      expect(codes.size).toBe(names.size)
+      for (const key of [...scope.feasible].slice(0, 200)) {
+        const [trigger, action, phase, pending, stage] = key.split('|') as [string, string, string, string, string]
+        const i = { trigger, action, phase, pending, stage }
+        expect(combinationCodesOf(i, t).map((c) => codes.get(c))).toEqual(combinationsOf(i, t))
+      }
+    }
+    // A value outside the factor's values has no code; the other choices keep theirs.
+    const codes = combinationCodesOf({ trigger: 'nobody', action: 'throw', phase: 'idle', pending: 'no', stage: 'live' }, 2)
+    expect(codes.filter((c) => c < 0)).toHaveLength(4)
+    expect(codes.filter((c) => c >= 0)).toHaveLength(6)
   })
 
   it('a coverage counts each feasible combination once, and only feasible ones', () => {

@@ -16,7 +16,7 @@
  * feasible interaction has those values, and covered when some exercised interaction does.
  * @module
  */
-import { ACTIONS, FACTORS, interactionKey, parseInteraction, TRIGGERS } from './features.js'
+import { ACTIONS, FACTOR_VALUES, FACTORS, interactionKey, parseInteraction, TRIGGERS } from './features.js'
 import type { Interaction } from './features.js'
 import { VARIANT_TABLE } from './variants.js'
 import { STUB_OPERATIONS } from './programs.js'
@@ -83,11 +83,41 @@ function factorChoices(t: number): readonly (readonly number[])[] {
  */
 const FACTOR_CHOICES = new Map<number, readonly (readonly number[])[]>()
 
+/** Each factor's values, by value: its index in {@link FACTOR_VALUES}. */
+const VALUE_INDEX: readonly ReadonlyMap<string, number>[] = FACTORS.map((f) => new Map(FACTOR_VALUES[f].map((v, k) => [v, k])))
+
+/** Per strength: the largest number of value tuples of any choice of factors (choice `c`'s codes start at `c` times it). */
+const CODES_PER_CHOICE = new Map<number, number>()
+
+/**
+ * The combinations of `i` at strength `t` as numbers, in the order of {@link combinationsOf}: for
+ * each choice of factors, its index times the codes a choice may need, plus the chosen values'
+ * indexes in mixed radix; -1 for a choice with a value outside {@link FACTOR_VALUES}. The ledger
+ * takes each new interaction's combinations in the thread that feeds the workers: numbers are
+ * hashed and compared there without building and hashing 20 strings per interaction.
+ */
+export function combinationCodesOf(i: Interaction, t: number): number[] {
+  const indexes = FACTORS.map((f, k) => VALUE_INDEX[k]!.get(i[f]) ?? -1)
+  const choices = factorChoices(t)
+  let perChoice = CODES_PER_CHOICE.get(t)
+  if (perChoice === undefined) CODES_PER_CHOICE.set(t, (perChoice = Math.max(...choices.map((choice) => choice.reduce((n, k) => n * FACTOR_VALUES[FACTORS[k]!].length, 1)))))
+  return choices.map((choice, c) => {
+    let code = 0
+    for (const k of choice) {
+      const v = indexes[k]!
+      if (v < 0) return -1
+      code = code * FACTOR_VALUES[FACTORS[k]!].length + v
+    }
+    return c * perChoice + code
+  })
+}
+
 /** An interaction scope: its feasible interactions and combinations. */
 export class InteractionScope {
   /** Feasible full interactions, by key. */
   readonly feasible: ReadonlySet<string>
   readonly #combinations = new Map<number, ReadonlySet<string>>()
+  readonly #codes = new Map<number, ReadonlyMap<number, string>>()
   readonly triggers: readonly string[]
   readonly actions: readonly string[]
 
@@ -112,12 +142,23 @@ export class InteractionScope {
   /** The feasible combinations at strength `t`. */
   combinations(t: number): ReadonlySet<string> {
     let set = this.#combinations.get(t)
-    if (set === undefined) {
-      const all = new Set<string>()
-      for (const key of this.feasible) for (const c of combinationsOf(parseInteraction(key), t)) all.add(c)
-      this.#combinations.set(t, (set = all))
-    }
+    if (set === undefined) this.#combinations.set(t, (set = new Set(this.codes(t).values())))
     return set
+  }
+
+  /** The feasible combinations at strength `t`, by code ({@link combinationCodesOf}), each with its key. */
+  codes(t: number): ReadonlyMap<number, string> {
+    let codes = this.#codes.get(t)
+    if (codes === undefined) {
+      const all = new Map<number, string>()
+      for (const key of this.feasible) {
+        const i = parseInteraction(key)
+        const names = combinationsOf(i, t)
+        combinationCodesOf(i, t).forEach((code, k) => all.set(code, names[k]!))
+      }
+      this.#codes.set(t, (codes = all))
+    }
+    return codes
   }
 
   /** The scope in words. */
@@ -139,7 +180,8 @@ export function interactionScope(options: ScopeOptions = {}): InteractionScope {
 /** What runs exercised of a scope: the distinct interactions, and their coverage at each strength. */
 export class InteractionCoverage {
   readonly #exercised = new Set<string>()
-  readonly #covered = new Map<number, Set<string>>()
+  /** Per strength, the covered combinations by code ({@link combinationCodesOf}). */
+  readonly #covered = new Map<number, Set<number>>()
 
   constructor(readonly scope: InteractionScope) {
     for (const t of STRENGTHS) this.#covered.set(t, new Set())
@@ -154,8 +196,8 @@ export class InteractionCoverage {
       const i = parseInteraction(key)
       for (const t of STRENGTHS) {
         const covered = this.#covered.get(t)!
-        const feasible = this.scope.combinations(t)
-        for (const c of combinationsOf(i, t)) {
+        const feasible = this.scope.codes(t)
+        for (const c of combinationCodesOf(i, t)) {
           if (feasible.has(c) && !covered.has(c)) {
             covered.add(c)
             fresh++
@@ -179,7 +221,7 @@ export class InteractionCoverage {
   /** Feasible combinations at strength `t` not covered yet (sorted). */
   uncovered(t: number): string[] {
     const covered = this.#covered.get(t) ?? new Set()
-    return [...this.scope.combinations(t)].filter((c) => !covered.has(c)).sort()
+    return [...this.scope.codes(t)].filter(([code]) => !covered.has(code)).map(([, key]) => key).sort()
   }
 
   /** The coverage at every reported strength. */
