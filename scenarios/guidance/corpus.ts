@@ -45,6 +45,8 @@ interface Kept<P> extends CorpusEntry<P> {
   readonly serial: number
   /** Its slot in the weight tree, and its number in the table of owners. */
   readonly slot: number
+  /** The last take that changed its rarity. */
+  stamp: number
 }
 
 /** Entries kept at most; past it the lowest-weight entry (the oldest among ties) leaves. */
@@ -68,6 +70,9 @@ export class Corpus<P = Program> {
   /** Free slots, the lowest on top. */
   readonly #free: number[]
   #serial = 0
+  /** Seeds taken, and the entries the current take changed (see {@link take}). */
+  #takes = 0
+  readonly #stale: Kept<P>[] = []
   /** The growth curve: one point each time coverage grew. */
   readonly #growth = new GrowthCurve()
   #runs = 0
@@ -110,29 +115,37 @@ export class Corpus<P = Program> {
    */
   take(r: number, program: P | (() => P) | undefined, runs: number, transitions: ArrayLike<number>): void {
     const novel: number[] = []
-    const stale = new Set<Kept<P>>()
+    // Entries whose rarity changed, each once (marked with this take's number): a seed's result
+    // reaches tens of transitions again, mostly owned by a few early entries.
+    const stale = this.#stale
+    const stamp = ++this.#takes
     const table = this.#table
     for (let i = 0; i < transitions.length; i++) {
       const t = transitions[i]!
-      const before = table.hit(t)
+      const slot = table.hitSlot(t)
+      const before = table.hitsAt(slot) - 1
       if (before === 0) novel.push(t)
       else {
-        const owner = table.owner(t)
+        const owner = table.ownerAt(slot)
         if (owner >= 0) {
           // Its term in the owner's rarity goes from 1 / before to 1 / (before + 1).
           const e = this.#bySlot[owner]!
           e.rarity -= 1 / before - 1 / (before + 1)
-          stale.add(e)
+          if (e.stamp !== stamp) {
+            e.stamp = stamp
+            stale.push(e)
+          }
         }
       }
     }
-    for (const e of stale) this.#place(e)
+    for (let i = 0; i < stale.length; i++) this.#place(stale[i]!)
+    stale.length = 0
     this.#runs += runs
     if (novel.length > 0) this.#growth.add(this.#runs, table.size)
     if (this.keep && program !== undefined && novel.length > 0) {
       const kept = typeof program === 'function' ? (program as () => P)() : program
       // Every novel transition has been reached once: each adds 1 to the rarity.
-      const entry: Kept<P> = { program: kept, r, novel, picked: 0, size: this.sizeOf(kept), rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()! }
+      const entry: Kept<P> = { program: kept, r, novel, picked: 0, size: this.sizeOf(kept), rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()!, stamp: 0 }
       this.#entries.push(entry)
       this.#bySlot[entry.slot] = entry
       this.#place(entry)

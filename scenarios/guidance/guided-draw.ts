@@ -91,10 +91,12 @@ export function drawGuided(r: number, corpus: Corpus<StoredProgram> | undefined,
   const rng = createRng(r, 'guidance')
   if (corpus === undefined || corpus.entries.length === 0 || rng.bool(FRESH_SHARE)) return { origin: 'fresh' }
   const parent = corpus.choose(rng)!
-  const donors = Array.from({ length: Math.min(DONORS, corpus.entries.length) }, () => {
-    const donor = rng.pick(corpus.entries)
-    return { r: donor.r, bytes: donor.program.bytes }
-  })
+  const entries = corpus.entries
+  const donors: CorpusProgram[] = []
+  for (let k = Math.min(DONORS, entries.length); k > 0; k--) {
+    const donor = rng.pick(entries)
+    donors.push({ r: donor.r, bytes: donor.program.bytes })
+  }
   return { origin: 'mutant', parent: { r: parent.r, bytes: parent.program.bytes }, donors, split: rng.splitState() }
 }
 

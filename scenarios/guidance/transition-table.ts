@@ -121,6 +121,16 @@ export class TransitionTable {
 
   /** Count one more run reaching `key`; returns the count before (0: `key` is new). */
   hit(key: number): number {
+    // The slot first: counting may grow the table, which replaces the arrays.
+    const slot = this.hitSlot(key)
+    return this.#hits[slot]! - 1
+  }
+
+  /**
+   * Count one more run reaching `key`, as {@link hit}, and return its slot, where {@link hitsAt} and
+   * {@link ownerAt} read it with no second probe (valid until the next key is counted).
+   */
+  hitSlot(key: number): number {
     let slot = this.#find(key)
     if (this.#keys[slot] !== key) {
       if ((this.#size + 1) * 2 > this.#keys.length) {
@@ -130,7 +140,18 @@ export class TransitionTable {
       this.#keys[slot] = key
       this.#size++
     }
-    return this.#hits[slot]!++
+    this.#hits[slot]!++
+    return slot
+  }
+
+  /** The runs that reached the key in `slot` (from {@link hitSlot}). */
+  hitsAt(slot: number): number {
+    return this.#hits[slot]!
+  }
+
+  /** The entry the key in `slot` (from {@link hitSlot}) is novel for, or -1. */
+  ownerAt(slot: number): number {
+    return this.#owners[slot]!
   }
 
   /** The entry `key` is novel for, or -1. */
