@@ -45,6 +45,19 @@ describe('WorkerPool with prefetch', () => {
     }
   }, 30_000)
 
+  it('holds a unit with a shorter budget than the one before it to its own budget', async () => {
+    const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: executor(), init: null, unitTimeoutMs: 20_000, prefetch: 1 })
+    try {
+      const started = performance.now()
+      const outcomes = await Promise.all([pool.run({ n: 1, ms: 100 }, 20_000), pool.run({ n: 2, ms: 15_000 }, 1_000)])
+      expect(outcomes.map(result)).toEqual([{ n: 1, ranBefore: [] }, 'lost'])
+      expect(outcomes[1]).toMatchObject({ kind: 'lost', reason: 'timeout' })
+      expect(performance.now() - started).toBeLessThan(8_000)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
+
   it('runs the units waiting behind a lost unit on the replacement worker', async () => {
     const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: executor(), init: null, unitTimeoutMs: 20_000, busyLimitMs: 1_000, prefetch: 1 })
     try {

@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads'
 import { deserializeError } from './errors.js'
 import { SHARED } from './protocol.js'
 import type { FromWorker, ToWorker, UnitEnd } from './protocol.js'
-import { fromEpochMs, realClearInterval, realClearTimeout, realNow, realSetInterval, realSetTimeout } from './real-clock.js'
+import { fromEpochMs, realClearInterval, realClearTimeout, realNow, realSetImmediate, realSetInterval, realSetTimeout } from './real-clock.js'
 
 /** Why a unit has no result. */
 export type LostReason = 'timeout' | 'memory' | 'crash' | 'runaway'
@@ -138,9 +138,15 @@ interface Slot<R> {
   posted: number
   /** It has been given its `recycleAfter` units: it gets no more, and is replaced once it has ended them. */
   retiring: boolean
-  /** The running unit's budget timer, and when it started (as far as this thread can tell). */
-  timer: NodeJS.Timeout | undefined
+  /**
+   * When the running unit started (as far as this thread can tell), its budget, and when that
+   * runs out; the timer that checks it, and when that fires (see {@link WorkerPool.#startHead}).
+   */
   started: number
+  headBudgetMs: number
+  deadline: number
+  timer: NodeJS.Timeout | undefined
+  timerAt: number
   /**
    * Memory shared with the worker (`SHARED` in `protocol.ts`): when it last reached its event loop
    * and which unit it runs since when, current even while this thread is busy.
@@ -197,12 +203,13 @@ export class WorkerPool<U, R> {
     if (this.#initError) return Promise.reject(this.#initError)
     return new Promise((resolve, reject) => {
       this.#queue.push({ id: this.#nextId++, unit, timeoutMs, resolve, reject })
-      // Units asked for in one go (a campaign refilling its window) reach a worker in one message.
+      // Units asked for in one turn of this thread's event loop reach a worker in one message: a
+      // campaign taking a batch of results refills its window one seed per result, in microtasks.
       if (this.#dispatchQueued) return
       this.#dispatchQueued = true
-      queueMicrotask(() => {
+      realSetImmediate(() => {
         this.#dispatchQueued = false
-        this.#dispatch()
+        if (!this.#closed) this.#dispatch()
       })
     })
   }
@@ -231,7 +238,7 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), jobs: [], posted: 0, retiring: false, timer: undefined, started: 0, shared }
+    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), jobs: [], posted: 0, retiring: false, started: 0, headBudgetMs: 0, deadline: 0, timer: undefined, timerAt: 0, shared }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -266,10 +273,10 @@ export class WorkerPool<U, R> {
   #onEnd(slot: Slot<R>, m: UnitEnd): void {
     const current = slot.jobs[0]
     if (!current || current.id !== m.id) return
-    realClearTimeout(slot.timer)
     slot.jobs.shift()
     // The worker went on to the next unit it holds as soon as this one ended.
     if (slot.jobs.length > 0) this.#startHead(slot)
+    else this.#disarm(slot)
     current.resolve(m.type === 'done' ? { kind: 'done', result: m.result as R } : { kind: 'error', error: deserializeError(m.error) })
   }
 
@@ -283,8 +290,7 @@ export class WorkerPool<U, R> {
     const at = this.#runningIndex(slot)
     const [current] = slot.jobs.splice(at, 1)
     const again = slot.jobs.splice(0)
-    realClearTimeout(slot.timer)
-    slot.timer = undefined
+    this.#disarm(slot)
     this.#lost++
     if (this.#closed) for (const job of again) job.reject(new Error('WorkerPool closed'))
     else this.#queue.unshift(...again)
@@ -357,7 +363,33 @@ export class WorkerPool<U, R> {
   #startHead(slot: Slot<R>): void {
     const job = slot.jobs[0]!
     slot.started = realNow()
-    slot.timer = realSetTimeout(() => this.#overrun(slot, job.timeoutMs), job.timeoutMs)
+    slot.headBudgetMs = job.timeoutMs
+    this.#arm(slot, slot.started + job.timeoutMs)
+  }
+
+  /**
+   * Check the slot's running unit at `deadline`. One timer per worker, not one per unit: a fuzz
+   * seed's unit ends within milliseconds, and a timer set and cleared per unit was a few percent of
+   * this thread's time (which bounds the workers it can feed). The timer stays armed while units end
+   * on time; when it fires before the current deadline it is armed again for the rest.
+   */
+  #arm(slot: Slot<R>, deadline: number): void {
+    slot.deadline = deadline
+    if (slot.timer !== undefined && slot.timerAt <= deadline) return
+    realClearTimeout(slot.timer)
+    slot.timerAt = deadline
+    slot.timer = realSetTimeout(() => {
+      slot.timer = undefined
+      if (slot.jobs.length === 0) return
+      const left = slot.deadline - realNow()
+      if (left > 0) this.#arm(slot, slot.deadline)
+      else this.#overrun(slot, slot.headBudgetMs)
+    }, Math.max(0, deadline - realNow()))
+  }
+
+  #disarm(slot: Slot<R>): void {
+    realClearTimeout(slot.timer)
+    slot.timer = undefined
   }
 
   /**
@@ -374,7 +406,7 @@ export class WorkerPool<U, R> {
     }
     const left = job.timeoutMs - (realNow() - this.#runningSince(slot))
     if (left <= 0) this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`)
-    else slot.timer = realSetTimeout(() => this.#overrun(slot, headBudgetMs), left)
+    else this.#arm(slot, realNow() + left)
   }
 
   #heapMb(): number {
