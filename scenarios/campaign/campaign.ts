@@ -45,6 +45,7 @@ import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignRepo
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from '../guidance/guided-draw.js'
 import type { DrawnProgram } from '../guidance/guided-draw.js'
+import { ProgramShipping } from '../guidance/program-shipping.js'
 import { INTERACTION_PASSES, suiteFor } from '../interaction/seeds.js'
 
 export * from './types.js'
@@ -245,7 +246,7 @@ async function takeTreeResult(
 }
 
 /** A pool of watched campaign workers. */
-function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: number; batch?: number; recycleAfter?: number } = {}): WorkerPool<CampaignUnit, SeedResult | CampaignFailure> {
+function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: number; batch?: number; recycleAfter?: number; perWorker?: (unit: unknown, worker: object) => unknown } = {}): WorkerPool<CampaignUnit, SeedResult | CampaignFailure> {
   const init: CampaignWorkerInit = { settings: ctx.settings }
   return new WorkerPool<CampaignUnit, SeedResult | CampaignFailure>({
     size, executor: compiledModuleUrl(new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href), init,
@@ -277,6 +278,7 @@ async function runInWorkers(
     saving?: Checkpointing; recycleAfter?: number
   },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
+  const shipping = new ProgramShipping()
   const pool = campaignPool(ctx, o.workers, {
     // A seed takes milliseconds. Each worker holds up to 16 seeds (the window below allows 16 per
     // worker) and posts their results 8 at a time: it never idles while this thread takes results
@@ -291,6 +293,11 @@ async function runInWorkers(
     // or loaded (corpus programs): the ledger takes the same report from a fresh one, as it does from
     // any number of workers (CampaignOptions.recycleAfter).
     ...(o.recycleAfter === undefined ? {} : { recycleAfter: o.recycleAfter }),
+    // A mutant's parent and donors go to each worker once, then by seed (program-shipping.ts).
+    perWorker: (unit, worker) => {
+      const u = unit as CampaignUnit
+      return u.kind === 'seed' && u.drawn?.origin === 'mutant' ? { ...u, drawn: shipping.ship(u.drawn as DrawnProgram, worker) } : u
+    },
   })
   const pending = new Map<number, Promise<SeedResult>>()
   const reports: Promise<void>[] = []

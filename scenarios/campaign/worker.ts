@@ -14,7 +14,8 @@ import { dfs } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import type { CampaignFailure } from './types.js'
-import type { DrawnProgram } from '../guidance/guided-draw.js'
+import { ReceivedPrograms } from '../guidance/program-shipping.js'
+import type { ShippedDraw } from '../guidance/program-shipping.js'
 
 /** What each worker is initialised with (structured-cloneable). */
 export interface CampaignWorkerInit {
@@ -26,7 +27,7 @@ export interface CampaignWorkerInit {
  * report, or schedule `j` of a DFS over the scenario's tree (the worker holds the DFS between them).
  */
 export type CampaignUnit =
-  | { readonly kind: 'seed'; readonly r: number; readonly drawn?: DrawnProgram }
+  | { readonly kind: 'seed'; readonly r: number; readonly drawn?: ShippedDraw }
   | { readonly kind: 'report'; readonly failure: FailureToReport }
   | { readonly kind: 'tree'; readonly j: number }
 
@@ -41,12 +42,15 @@ export async function init(data: CampaignWorkerInit): Promise<CampaignContext> {
   return campaignContext(data.settings, adapter, data.settings.baseline ? REFERENCE_ADAPTER : undefined)
 }
 
+/** The corpus programs this worker was sent (a seed names those it was sent before by seed alone). */
+const received = new ReceivedPrograms()
+
 /** The DFS over the scenario's tree this worker explores, and the schedule it runs next. */
 let tree: { readonly strategy: Strategy; next: number } | undefined
 
 /** Run one unit. */
 export async function run(ctx: CampaignContext, unit: CampaignUnit, _context: UnitContext): Promise<SeedResult | CampaignFailure | 'exhausted'> {
-  if (unit.kind === 'seed') return runSeed(ctx, unit.r, unit.drawn)
+  if (unit.kind === 'seed') return runSeed(ctx, unit.r, unit.drawn === undefined ? undefined : received.receive(unit.drawn))
   if (unit.kind === 'report') return reportFailure(ctx, unit.failure)
   if (unit.j === 0) tree = { strategy: dfs({ preemptionBound: 2 }), next: 0 }
   if (tree === undefined || tree.next !== unit.j) throw new Error(`campaign worker: DFS schedule ${unit.j} asked of a worker at schedule ${tree?.next ?? 'none'}`)

@@ -72,6 +72,9 @@ export class Corpus<P = Program> {
   #serial = 0
   /** Seeds taken, and the entries the current take changed (see {@link take}). */
   #takes = 0
+  /** Per transition of the seed being taken: runs that reached it before, and its owner (see `TransitionTable.hitAll`). */
+  #before = new Uint32Array(256)
+  #owners = new Int32Array(256)
   readonly #stale: Kept<P>[] = []
   /** The growth curve: one point each time coverage grew. */
   readonly #growth = new GrowthCurve()
@@ -120,13 +123,19 @@ export class Corpus<P = Program> {
     const stale = this.#stale
     const stamp = ++this.#takes
     const table = this.#table
-    for (let i = 0; i < transitions.length; i++) {
-      const t = transitions[i]!
-      const slot = table.hitSlot(t)
-      const before = table.hitsAt(slot) - 1
-      if (before === 0) novel.push(t)
+    const n = transitions.length
+    if (this.#before.length < n) {
+      this.#before = new Uint32Array(2 * n)
+      this.#owners = new Int32Array(2 * n)
+    }
+    const befores = this.#before
+    const owners = this.#owners
+    table.hitAll(transitions, befores, owners)
+    for (let i = 0; i < n; i++) {
+      const before = befores[i]!
+      if (before === 0) novel.push(transitions[i]!)
       else {
-        const owner = table.ownerAt(slot)
+        const owner = owners[i]!
         if (owner >= 0) {
           // Its term in the owner's rarity goes from 1 / before to 1 / (before + 1).
           const e = this.#bySlot[owner]!

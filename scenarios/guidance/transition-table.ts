@@ -101,12 +101,21 @@ const INITIAL_SLOTS = 1 << 12
 /**
  * Per transition hash: the runs that reached it and the corpus entry it is novel for (an integer,
  * or -1), in an open-addressing table (linear probing; nothing is ever removed).
+ *
+ * A slot's key, count and owner lie side by side in 16 bytes (the key as a double, the count and
+ * the owner as 32-bit integers over the same buffer), so a probe reads one cache line: the feeding
+ * thread counts tens of transitions per seed at random slots of a table of megabytes, and wakes to
+ * do it with caches the workers have since filled.
  */
 export class TransitionTable {
-  #keys = new Float64Array(INITIAL_SLOTS)
-  #hits = new Uint32Array(INITIAL_SLOTS)
-  #owners = new Int32Array(INITIAL_SLOTS).fill(-1)
+  #keys = new Float64Array(2 * INITIAL_SLOTS)
+  #ints = new Int32Array(this.#keys.buffer)
+  #slots = INITIAL_SLOTS
   #size = 0
+
+  constructor() {
+    this.#clearOwners()
+  }
 
   /** Distinct transitions counted. */
   get size(): number {
@@ -116,14 +125,14 @@ export class TransitionTable {
   /** Runs that reached `key` (0: never). */
   hits(key: number): number {
     const slot = this.#find(key)
-    return this.#keys[slot] === key ? this.#hits[slot]! : 0
+    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + 2]! >>> 0 : 0
   }
 
   /** Count one more run reaching `key`; returns the count before (0: `key` is new). */
   hit(key: number): number {
     // The slot first: counting may grow the table, which replaces the arrays.
     const slot = this.hitSlot(key)
-    return this.#hits[slot]! - 1
+    return this.hitsAt(slot) - 1
   }
 
   /**
@@ -131,68 +140,87 @@ export class TransitionTable {
    * {@link ownerAt} read it with no second probe (valid until the next key is counted).
    */
   hitSlot(key: number): number {
-    let slot = this.#find(key)
-    if (this.#keys[slot] !== key) {
-      if ((this.#size + 1) * 2 > this.#keys.length) {
-        this.#grow()
-        slot = this.#find(key)
-      }
-      this.#keys[slot] = key
+    if ((this.#size + 1) * 2 > this.#slots) this.#grow()
+    const slot = this.#find(key)
+    if (this.#keys[2 * slot] !== key) {
+      this.#keys[2 * slot] = key
       this.#size++
     }
-    this.#hits[slot]!++
+    this.#ints[4 * slot + 2]!++
     return slot
+  }
+
+  /**
+   * {@link hit} each of `keys` in turn, writing for the `i`-th the runs that reached it before into
+   * `before[i]` and the entry it is novel for (or -1) into `owners[i]`. One call per seed's result:
+   * the feeding thread counts every transition of every seed, and a loop here is optimized within
+   * the first seeds, where a call per transition stays in unoptimized code for thousands of them.
+   */
+  hitAll(keys: ArrayLike<number>, before: Uint32Array, owners: Int32Array): void {
+    for (let i = 0; i < keys.length; i++) {
+      const slot = this.hitSlot(keys[i]!)
+      const ints = this.#ints
+      before[i] = (ints[4 * slot + 2]! >>> 0) - 1
+      owners[i] = ints[4 * slot + 3]!
+    }
   }
 
   /** The runs that reached the key in `slot` (from {@link hitSlot}). */
   hitsAt(slot: number): number {
-    return this.#hits[slot]!
+    return this.#ints[4 * slot + 2]! >>> 0
   }
 
   /** The entry the key in `slot` (from {@link hitSlot}) is novel for, or -1. */
   ownerAt(slot: number): number {
-    return this.#owners[slot]!
+    return this.#ints[4 * slot + 3]!
   }
 
   /** The entry `key` is novel for, or -1. */
   owner(key: number): number {
     const slot = this.#find(key)
-    return this.#keys[slot] === key ? this.#owners[slot]! : -1
+    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + 3]! : -1
   }
 
   /** Record (or with -1 clear) the entry `key` is novel for; `key` must have been hit. */
   setOwner(key: number, owner: number): void {
     const slot = this.#find(key)
-    if (this.#keys[slot] !== key) throw new Error(`transition ${key} was never hit`)
-    this.#owners[slot] = owner
+    if (this.#keys[2 * slot] !== key) throw new Error(`transition ${key} was never hit`)
+    this.#ints[4 * slot + 3] = owner
   }
 
   /** The slot holding `key`, or the empty slot where it would go. */
   #find(key: number): number {
-    const mask = this.#keys.length - 1
+    const keys = this.#keys
+    const mask = this.#slots - 1
     // The low 32 bits of the hash are h1, already well mixed.
     let slot = (key % 4294967296) & mask
     for (;;) {
-      const at = this.#keys[slot]!
+      const at = keys[2 * slot]!
       if (at === key || at === 0) return slot
       slot = (slot + 1) & mask
     }
   }
 
+  /** Every owner -1 (a fresh table's). */
+  #clearOwners(): void {
+    for (let s = 0; s < this.#slots; s++) this.#ints[4 * s + 3] = -1
+  }
+
   #grow(): void {
     const keys = this.#keys
-    const hits = this.#hits
-    const owners = this.#owners
-    this.#keys = new Float64Array(keys.length * 2)
-    this.#hits = new Uint32Array(keys.length * 2)
-    this.#owners = new Int32Array(keys.length * 2).fill(-1)
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!
+    const ints = this.#ints
+    const slots = this.#slots
+    this.#slots = slots * 2
+    this.#keys = new Float64Array(2 * this.#slots)
+    this.#ints = new Int32Array(this.#keys.buffer)
+    this.#clearOwners()
+    for (let i = 0; i < slots; i++) {
+      const key = keys[2 * i]!
       if (key === 0) continue
       const slot = this.#find(key)
-      this.#keys[slot] = key
-      this.#hits[slot] = hits[i]!
-      this.#owners[slot] = owners[i]!
+      this.#keys[2 * slot] = key
+      this.#ints[4 * slot + 2] = ints[4 * i + 2]!
+      this.#ints[4 * slot + 3] = ints[4 * i + 3]!
     }
   }
 }

@@ -95,6 +95,13 @@ export interface WorkerPoolOptions {
    * its next unit is charged with it.
    */
   readonly recycleAfter?: number
+  /**
+   * What a unit is posted to one worker as (default: the unit itself), given the worker's identity:
+   * an object of its own per worker started, kept while it lives (a key for a `WeakMap`). The pool
+   * posts each worker its units in the order it runs them, and a unit run again elsewhere is posted
+   * anew, so an executor that keeps state across units can be sent what it does not hold yet only.
+   */
+  readonly perWorker?: (unit: unknown, worker: object) => unknown
 }
 
 /** A pool whose workers cannot start: the executor's `init` threw, or a worker died, hung or ran away while loading. */
@@ -134,6 +141,8 @@ interface Slot<R> {
   readonly spawned: number
   /** The units posted to this worker, in the order it runs them: the first is running, the rest wait in the worker. */
   jobs: Job<R>[]
+  /** The worker's identity for {@link WorkerPoolOptions.perWorker}. */
+  readonly identity: object
   /** Units posted to this worker since it started. */
   posted: number
   /** It has been given its `recycleAfter` units: it gets no more, and is replaced once it has ended them. */
@@ -238,7 +247,7 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), jobs: [], posted: 0, retiring: false, started: 0, headBudgetMs: 0, deadline: 0, timer: undefined, timerAt: 0, shared }
+    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), identity: {}, jobs: [], posted: 0, retiring: false, started: 0, headBudgetMs: 0, deadline: 0, timer: undefined, timerAt: 0, shared }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -354,7 +363,8 @@ export class WorkerPool<U, R> {
       }
     }
     for (const [slot, jobs] of posted) {
-      const message: ToWorker = { units: jobs.map((job) => ({ id: job.id, unit: job.unit })) }
+      const perWorker = this.#options.perWorker
+      const message: ToWorker = { units: jobs.map((job) => ({ id: job.id, unit: perWorker ? perWorker(job.unit, slot.identity) : job.unit })) }
       slot.worker.postMessage(message)
     }
   }
