@@ -86,6 +86,7 @@ describe('the interaction scope', () => {
       const names = new Set([...scope.feasible].flatMap((k) => { const [trigger, action, phase, pending, stage] = k.split('|') as [string, string, string, string, string]; return combinationsOf({ trigger, action, phase, pending, stage }, t) }))
       expect(new Set(codes.values())).toEqual(names)
       expect(codes.size).toBe(names.size)
+      expect(scope.feasibleCodes(t)).toEqual(new Set(codes.keys()))
       for (const key of [...scope.feasible].slice(0, 200)) {
         const [trigger, action, phase, pending, stage] = key.split('|') as [string, string, string, string, string]
         const i = { trigger, action, phase, pending, stage }

@@ -118,6 +118,7 @@ export class InteractionScope {
   readonly feasible: ReadonlySet<string>
   readonly #combinations = new Map<number, ReadonlySet<string>>()
   readonly #codes = new Map<number, ReadonlyMap<number, string>>()
+  readonly #feasibleCodes = new Map<number, ReadonlySet<number>>()
   readonly triggers: readonly string[]
   readonly actions: readonly string[]
 
@@ -143,6 +144,20 @@ export class InteractionScope {
   combinations(t: number): ReadonlySet<string> {
     let set = this.#combinations.get(t)
     if (set === undefined) this.#combinations.set(t, (set = new Set(this.codes(t).values())))
+    return set
+  }
+
+  /**
+   * The codes ({@link combinationCodesOf}) of the feasible combinations at strength `t`: what a
+   * coverage counts against, built without their keys (which only a report needs, {@link codes}).
+   */
+  feasibleCodes(t: number): ReadonlySet<number> {
+    let set = this.#feasibleCodes.get(t)
+    if (set === undefined) {
+      const all = new Set<number>()
+      for (const key of this.feasible) for (const code of combinationCodesOf(parseInteraction(key), t)) all.add(code)
+      this.#feasibleCodes.set(t, (set = all))
+    }
     return set
   }
 
@@ -196,7 +211,7 @@ export class InteractionCoverage {
       const i = parseInteraction(key)
       for (const t of STRENGTHS) {
         const covered = this.#covered.get(t)!
-        const feasible = this.scope.codes(t)
+        const feasible = this.scope.feasibleCodes(t)
         for (const c of combinationCodesOf(i, t)) {
           if (feasible.has(c) && !covered.has(c)) {
             covered.add(c)
@@ -227,6 +242,6 @@ export class InteractionCoverage {
   /** The coverage at every reported strength. */
   levels(): InteractionCoverageLevel[] {
     const scope = this.scope.describe()
-    return STRENGTHS.map((t) => ({ t, covered: this.covered(t), total: this.scope.combinations(t).size, scope }))
+    return STRENGTHS.map((t) => ({ t, covered: this.covered(t), total: this.scope.feasibleCodes(t).size, scope }))
   }
 }
