@@ -11,10 +11,11 @@ import { existsSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { BudgetTimer } from './budget-timer.js'
 import { deserializeError } from './errors.js'
 import { SHARED } from './protocol.js'
 import type { FromWorker, ToWorker, UnitEnd } from './protocol.js'
-import { fromEpochMs, realClearInterval, realClearTimeout, realNow, realSetImmediate, realSetInterval, realSetTimeout } from './real-clock.js'
+import { fromEpochMs, realClearInterval, realNow, realSetImmediate, realSetInterval } from './real-clock.js'
 
 /** Why a unit has no result. */
 export type LostReason = 'timeout' | 'memory' | 'crash' | 'runaway'
@@ -147,15 +148,10 @@ interface Slot<R> {
   posted: number
   /** It has been given its `recycleAfter` units: it gets no more, and is replaced once it has ended them. */
   retiring: boolean
-  /**
-   * When the running unit started (as far as this thread can tell), its budget, and when that
-   * runs out; the timer that checks it, and when that fires (see {@link WorkerPool.#startHead}).
-   */
+  /** When the running unit started (as far as this thread can tell), its budget, and the timer holding it to it. */
   started: number
   headBudgetMs: number
-  deadline: number
-  timer: NodeJS.Timeout | undefined
-  timerAt: number
+  readonly budget: BudgetTimer
   /**
    * Memory shared with the worker (`SHARED` in `protocol.ts`): when it last reached its event loop
    * and which unit it runs since when, current even while this thread is busy.
@@ -229,7 +225,7 @@ export class WorkerPool<U, R> {
     realClearInterval(this.#watchdog)
     for (const job of this.#queue.splice(0)) job.reject(new Error('WorkerPool closed'))
     await Promise.all(this.#slots.map((s) => {
-      realClearTimeout(s.timer)
+      s.budget.disarm()
       // The running unit is ended by its worker's exit; those waiting behind it never start.
       for (const job of s.jobs.splice(1)) job.reject(new Error('WorkerPool closed'))
       return s.worker.terminate()
@@ -247,7 +243,9 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), identity: {}, jobs: [], posted: 0, retiring: false, started: 0, headBudgetMs: 0, deadline: 0, timer: undefined, timerAt: 0, shared }
+    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), identity: {}, jobs: [], posted: 0, retiring: false, started: 0, headBudgetMs: 0, shared,
+      budget: new BudgetTimer(() => this.#overrun(slot, slot.headBudgetMs), () => slot.jobs.length > 0),
+    }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -285,7 +283,7 @@ export class WorkerPool<U, R> {
     slot.jobs.shift()
     // The worker went on to the next unit it holds as soon as this one ended.
     if (slot.jobs.length > 0) this.#startHead(slot)
-    else this.#disarm(slot)
+    else slot.budget.disarm()
     current.resolve(m.type === 'done' ? { kind: 'done', result: m.result as R } : { kind: 'error', error: deserializeError(m.error) })
   }
 
@@ -299,7 +297,7 @@ export class WorkerPool<U, R> {
     const at = this.#runningIndex(slot)
     const [current] = slot.jobs.splice(at, 1)
     const again = slot.jobs.splice(0)
-    this.#disarm(slot)
+    slot.budget.disarm()
     this.#lost++
     if (this.#closed) for (const job of again) job.reject(new Error('WorkerPool closed'))
     else this.#queue.unshift(...again)
@@ -374,32 +372,7 @@ export class WorkerPool<U, R> {
     const job = slot.jobs[0]!
     slot.started = realNow()
     slot.headBudgetMs = job.timeoutMs
-    this.#arm(slot, slot.started + job.timeoutMs)
-  }
-
-  /**
-   * Check the slot's running unit at `deadline`. One timer per worker, not one per unit: a fuzz
-   * seed's unit ends within milliseconds, and a timer set and cleared per unit was a few percent of
-   * this thread's time (which bounds the workers it can feed). The timer stays armed while units end
-   * on time; when it fires before the current deadline it is armed again for the rest.
-   */
-  #arm(slot: Slot<R>, deadline: number): void {
-    slot.deadline = deadline
-    if (slot.timer !== undefined && slot.timerAt <= deadline) return
-    realClearTimeout(slot.timer)
-    slot.timerAt = deadline
-    slot.timer = realSetTimeout(() => {
-      slot.timer = undefined
-      if (slot.jobs.length === 0) return
-      const left = slot.deadline - realNow()
-      if (left > 0) this.#arm(slot, slot.deadline)
-      else this.#overrun(slot, slot.headBudgetMs)
-    }, Math.max(0, deadline - realNow()))
-  }
-
-  #disarm(slot: Slot<R>): void {
-    realClearTimeout(slot.timer)
-    slot.timer = undefined
+    slot.budget.arm(slot.started + job.timeoutMs)
   }
 
   /**
@@ -416,7 +389,7 @@ export class WorkerPool<U, R> {
     }
     const left = job.timeoutMs - (realNow() - this.#runningSince(slot))
     if (left <= 0) this.#lose(slot, 'timeout', `did not finish within ${job.timeoutMs} ms (a hang or livelock)`)
-    else this.#arm(slot, realNow() + left)
+    else slot.budget.arm(realNow() + left)
   }
 
   #heapMb(): number {
@@ -433,7 +406,7 @@ export class WorkerPool<U, R> {
     realClearInterval(this.#watchdog)
     for (const job of this.#queue.splice(0)) job.reject(this.#initError)
     for (const slot of this.#slots) {
-      realClearTimeout(slot.timer)
+      slot.budget.disarm()
       for (const job of slot.jobs.splice(0)) job.reject(this.#initError)
       slot.worker.removeAllListeners('exit')
       slot.worker.removeAllListeners('error')
