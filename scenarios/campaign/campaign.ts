@@ -278,17 +278,25 @@ async function runInWorkers(
     saving?: Checkpointing; recycleAfter?: number
   },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
+  // Seeds dispatched ahead of the next one the ledger takes: 32 per worker. Run times are
+  // heavy-tailed (median about 1 ms, 1 in 100 over 30 ms, a few near 200 ms on the reference): with a
+  // short window a slow seed at its head leaves the other workers idle once they have run the rest of
+  // it (a simulation over measured run times: 4 per worker keeps 2 workers 92-94% busy, 16 per worker
+  // 99%). The cost is the seeds still run after a stop: a time budget overshoots by up to 32 seeds'
+  // time. A guided campaign draws seed j's program from the corpus as it stood GUIDANCE_LAG seeds
+  // earlier, so no more than GUIDANCE_LAG + 1 seeds can be in flight.
+  const inFlight = Math.min(o.workers * 32, o.guided ? GUIDANCE_LAG + 1 : Number.POSITIVE_INFINITY)
+  // Each worker holds its share of the window and posts its results when it has run half of it: it
+  // never idles while this thread takes them and posts the next seeds, and the two threads wake each
+  // other once per batch instead of twice per seed. This thread's CPU per seed bounds the workers it
+  // can feed, and its wake-ups are much of it: on a 4,000-seed reference campaign batches of 8
+  // instead of 4 took it from about 1.35 to 1.0 s, and with one worker on 8,000 seeds batches of 16
+  // instead of 8 from about 1.4 to 1.1 s (1/21 to 1/26 of the worker's).
+  const share = Math.ceil(inFlight / o.workers)
   const shipping = new ProgramShipping()
   const pool = campaignPool(ctx, o.workers, {
-    // A seed takes milliseconds. Each worker holds up to 16 seeds (the window below allows 16 per
-    // worker) and posts their results 8 at a time: it never idles while this thread takes results
-    // and posts the next seeds, and the two threads wake each other once per 8 seeds instead of
-    // twice per seed (a wake-up costs about 0.1 ms of CPU on each side on a 2-core VM, a few percent
-    // of a seed). This thread's CPU per run bounds the workers it can feed: batches of 8 instead of
-    // 4 took it from about 1.35 to 1.0 s over a 4,000-seed reference campaign (1/12 to 1/15 of the
-    // worker's, bench/workers.ts).
-    prefetch: 15,
-    batch: 8,
+    prefetch: share - 1,
+    batch: Math.max(1, Math.floor(share / 2)),
     // A worker's own state only spares its results what it already reported (coverage, transitions)
     // or loaded (corpus programs): the ledger takes the same report from a fresh one, as it does from
     // any number of workers (CampaignOptions.recycleAfter).
@@ -304,14 +312,6 @@ async function runInWorkers(
   let next = o.first
   let halted = false
   let stoppedBy: CampaignReport['stoppedBy'] | undefined
-  // Seeds dispatched ahead of the next one the ledger takes. Run times are heavy-tailed (median about
-  // 1 ms, 1 in 100 over 30 ms, a few near 200 ms on the reference): with a short window a slow seed
-  // at its head leaves the other workers idle once they have run the rest of it (a simulation over
-  // measured run times: 4 per worker keeps 2 workers 92-94% busy, 16 per worker 99%). The cost is
-  // the seeds still run after a stop: a time budget overshoots by about 16 seeds' time.
-  // A guided campaign draws seed j's program from the corpus as it stood GUIDANCE_LAG seeds earlier,
-  // so no more than GUIDANCE_LAG + 1 seeds can be in flight.
-  const inFlight = o.guided ? Math.min(o.workers * 16, GUIDANCE_LAG + 1) : o.workers * 16
   const runSeedUnit = async (j: number): Promise<SeedResult> => {
     const r = o.seedAt(j)
     const drawn = o.guided?.programFor(j)
