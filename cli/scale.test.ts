@@ -43,16 +43,17 @@ ${body}`)
 const asArray = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x])
 
 describe('scale: workers, shards and CI reports', () => {
-  it('fuzz --runs N finds the same findings and writes the same JSON with 1 or 2 workers, guided or not', async () => {
+  it('fuzz --runs N finds the same findings and writes the same JSON with 1 or 2 workers, guided or not, recycled or not', async () => {
     for (const guidance of ['on', 'off']) {
       const reports: string[] = []
-      for (const workers of ['1', '2']) {
+      // Guided, workers replaced every 7 seeds too: each new worker is sent the corpus programs anew.
+      for (const workers of guidance === 'on' ? [['1'], ['2'], ['2', '--recycle-after', '7']] : [['1'], ['2']]) {
         const dir = mkdtempSync(join(tmpdir(), 'dsh-workers-'))
-        const result = await dshKit(['fuzz', '--adapter', M01, '--runs', '300', '--seed', '11', '--keep-going', '--guidance', guidance, '--workers', workers, '--out', join(dir, 'runs'), '--json', join(dir, 'r.json')])
+        const result = await dshKit(['fuzz', '--adapter', M01, '--runs', '300', '--seed', '11', '--keep-going', '--guidance', guidance, '--workers', ...workers, '--out', join(dir, 'runs'), '--json', join(dir, 'r.json')])
         expect(result.code, result.stderr).toBe(EXIT.violation)
         reports.push(comparable(join(dir, 'r.json'), dir))
       }
-      expect(reports[1]).toBe(reports[0])
+      for (const other of reports.slice(1)) expect(other).toBe(reports[0])
       const report = JSON.parse(reports[0]!)
       expect(report.seeds).toBe(300)
       expect(report.guidance).toBe(guidance)

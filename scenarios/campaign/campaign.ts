@@ -301,7 +301,8 @@ async function runInWorkers(
     // or loaded (corpus programs): the ledger takes the same report from a fresh one, as it does from
     // any number of workers (CampaignOptions.recycleAfter).
     ...(o.recycleAfter === undefined ? {} : { recycleAfter: o.recycleAfter }),
-    // A mutant's parent and donors go to each worker once, then by seed (program-shipping.ts).
+    // A mutant's parent and donors go to each worker once, then by seed (program-shipping.ts). Units
+    // are made here with the whole draw; only the message to a worker carries the shipped one.
     perWorker: (unit, worker) => {
       const u = unit as CampaignUnit
       return u.kind === 'seed' && u.drawn?.origin === 'mutant' ? { ...u, drawn: shipping.ship(u.drawn as DrawnProgram, worker) } : u
