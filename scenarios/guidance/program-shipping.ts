@@ -52,10 +52,6 @@ export class ShippedLru<V> {
     this.#held.set(r, value)
     if (this.#held.size > this.capacity) this.#held.delete(this.#held.keys().next().value!)
   }
-
-  get size(): number {
-    return this.#held.size
-  }
 }
 
 /** The feeding thread's side: what each worker holds, by the pool's worker identity. */

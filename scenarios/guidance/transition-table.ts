@@ -95,6 +95,10 @@ export function transitionKeys(transitions: Iterable<string>): Float64Array {
   return Float64Array.from(keys).sort()
 }
 
+/** Where a slot's count and owner lie among its four 32-bit words (the first two hold the key). */
+const HITS = 2
+const OWNER = 3
+
 /** Slots start at this many and double whenever they are half full. */
 const INITIAL_SLOTS = 1 << 12
 
@@ -125,29 +129,14 @@ export class TransitionTable {
   /** Runs that reached `key` (0: never). */
   hits(key: number): number {
     const slot = this.#find(key)
-    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + 2]! >>> 0 : 0
+    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + HITS]! >>> 0 : 0
   }
 
   /** Count one more run reaching `key`; returns the count before (0: `key` is new). */
   hit(key: number): number {
     // The slot first: counting may grow the table, which replaces the arrays.
-    const slot = this.hitSlot(key)
-    return this.hitsAt(slot) - 1
-  }
-
-  /**
-   * Count one more run reaching `key`, as {@link hit}, and return its slot, where {@link hitsAt} and
-   * {@link ownerAt} read it with no second probe (valid until the next key is counted).
-   */
-  hitSlot(key: number): number {
-    if ((this.#size + 1) * 2 > this.#slots) this.#grow()
-    const slot = this.#find(key)
-    if (this.#keys[2 * slot] !== key) {
-      this.#keys[2 * slot] = key
-      this.#size++
-    }
-    this.#ints[4 * slot + 2]!++
-    return slot
+    const slot = this.#count(key)
+    return (this.#ints[4 * slot + HITS]! >>> 0) - 1
   }
 
   /**
@@ -158,34 +147,36 @@ export class TransitionTable {
    */
   hitAll(keys: ArrayLike<number>, before: Uint32Array, owners: Int32Array): void {
     for (let i = 0; i < keys.length; i++) {
-      const slot = this.hitSlot(keys[i]!)
+      const slot = this.#count(keys[i]!)
       const ints = this.#ints
-      before[i] = (ints[4 * slot + 2]! >>> 0) - 1
-      owners[i] = ints[4 * slot + 3]!
+      before[i] = (ints[4 * slot + HITS]! >>> 0) - 1
+      owners[i] = ints[4 * slot + OWNER]!
     }
-  }
-
-  /** The runs that reached the key in `slot` (from {@link hitSlot}). */
-  hitsAt(slot: number): number {
-    return this.#ints[4 * slot + 2]! >>> 0
-  }
-
-  /** The entry the key in `slot` (from {@link hitSlot}) is novel for, or -1. */
-  ownerAt(slot: number): number {
-    return this.#ints[4 * slot + 3]!
   }
 
   /** The entry `key` is novel for, or -1. */
   owner(key: number): number {
     const slot = this.#find(key)
-    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + 3]! : -1
+    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + OWNER]! : -1
   }
 
   /** Record (or with -1 clear) the entry `key` is novel for; `key` must have been hit. */
   setOwner(key: number, owner: number): void {
     const slot = this.#find(key)
     if (this.#keys[2 * slot] !== key) throw new Error(`transition ${key} was never hit`)
-    this.#ints[4 * slot + 3] = owner
+    this.#ints[4 * slot + OWNER] = owner
+  }
+
+  /** Count one more run reaching `key` (growing the table first if it is half full); returns its slot. */
+  #count(key: number): number {
+    if ((this.#size + 1) * 2 > this.#slots) this.#grow()
+    const slot = this.#find(key)
+    if (this.#keys[2 * slot] !== key) {
+      this.#keys[2 * slot] = key
+      this.#size++
+    }
+    this.#ints[4 * slot + HITS]!++
+    return slot
   }
 
   /** The slot holding `key`, or the empty slot where it would go. */
@@ -203,7 +194,7 @@ export class TransitionTable {
 
   /** Every owner -1 (a fresh table's). */
   #clearOwners(): void {
-    for (let s = 0; s < this.#slots; s++) this.#ints[4 * s + 3] = -1
+    for (let s = 0; s < this.#slots; s++) this.#ints[4 * s + OWNER] = -1
   }
 
   #grow(): void {
@@ -219,8 +210,8 @@ export class TransitionTable {
       if (key === 0) continue
       const slot = this.#find(key)
       this.#keys[2 * slot] = key
-      this.#ints[4 * slot + 2] = ints[4 * i + 2]!
-      this.#ints[4 * slot + 3] = ints[4 * i + 3]!
+      this.#ints[4 * slot + HITS] = ints[4 * i + HITS]!
+      this.#ints[4 * slot + OWNER] = ints[4 * i + OWNER]!
     }
   }
 }

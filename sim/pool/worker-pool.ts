@@ -148,9 +148,8 @@ interface Slot<R> {
   posted: number
   /** It has been given its `recycleAfter` units: it gets no more, and is replaced once it has ended them. */
   retiring: boolean
-  /** When the running unit started (as far as this thread can tell), its budget, and the timer holding it to it. */
+  /** When the running unit started (as far as this thread can tell), and the timer holding it to its budget. */
   started: number
-  headBudgetMs: number
   readonly budget: BudgetTimer
   /**
    * Memory shared with the worker (`SHARED` in `protocol.ts`): when it last reached its event loop
@@ -243,8 +242,8 @@ export class WorkerPool<U, R> {
     const out = this.#options.output ?? process.stderr
     worker.stdout.pipe(out, { end: false })
     worker.stderr.pipe(out, { end: false })
-    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), identity: {}, jobs: [], posted: 0, retiring: false, started: 0, headBudgetMs: 0, shared,
-      budget: new BudgetTimer(() => this.#overrun(slot, slot.headBudgetMs), () => slot.jobs.length > 0),
+    const slot: Slot<R> = { worker, ready: false, spawned: realNow(), identity: {}, jobs: [], posted: 0, retiring: false, started: 0, shared,
+      budget: new BudgetTimer(() => this.#overrun(slot), () => slot.jobs.length > 0),
     }
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m))
     worker.on('error', (error: Error & { code?: string }) => {
@@ -360,8 +359,8 @@ export class WorkerPool<U, R> {
         if (slot.jobs.length === 1) this.#startHead(slot)
       }
     }
+    const perWorker = this.#options.perWorker
     for (const [slot, jobs] of posted) {
-      const perWorker = this.#options.perWorker
       const message: ToWorker = { units: jobs.map((job) => ({ id: job.id, unit: perWorker ? perWorker(job.unit, slot.identity) : job.unit })) }
       slot.worker.postMessage(message)
     }
@@ -371,7 +370,6 @@ export class WorkerPool<U, R> {
   #startHead(slot: Slot<R>): void {
     const job = slot.jobs[0]!
     slot.started = realNow()
-    slot.headBudgetMs = job.timeoutMs
     slot.budget.arm(slot.started + job.timeoutMs)
   }
 
@@ -380,11 +378,11 @@ export class WorkerPool<U, R> {
    * budget; if the worker is past the head (its end is in a batch not yet posted), wait for the rest
    * of the running unit's budget instead.
    */
-  #overrun(slot: Slot<R>, headBudgetMs: number): void {
+  #overrun(slot: Slot<R>): void {
     const at = this.#runningIndex(slot)
     const job = slot.jobs[at]
     if (at === 0 || job === undefined) {
-      this.#lose(slot, 'timeout', `did not finish within ${headBudgetMs} ms (a hang or livelock)`)
+      this.#lose(slot, 'timeout', `did not finish within ${slot.jobs[0]!.timeoutMs} ms (a hang or livelock)`)
       return
     }
     const left = job.timeoutMs - (realNow() - this.#runningSince(slot))
