@@ -151,39 +151,46 @@ export function contractReason(key: string): boolean {
   return key.startsWith('§')
 }
 
-/** Sums the cells of many runs (in any order: the sums do not depend on it). */
+/** Per cell slot (0: judged, then one per reason), 1 when it is a decline for a reason that is not the contract's. */
+const BLIND_SLOT = Uint8Array.from({ length: WIDTH }, (_, slot) => (slot > 0 && !contractReason(REASONS[slot - 1]!.key) ? 1 : 0))
+
+/**
+ * Sums the cells of many runs (in any order: the sums do not depend on it). Counts live in flat
+ * arrays indexed by cell and by clause: a campaign's feeding thread adds every run's cells.
+ */
 export class DeclineCounts {
   runs = 0
-  readonly #cells = new Map<number, number>()
-  readonly #reached = new Map<number, number>()
-  readonly #any = new Map<number, number>()
-  readonly #blind = new Map<number, number>()
+  readonly #cells = new Float64Array((MAX_CLAUSE + 1) * WIDTH)
+  readonly #reached = new Float64Array(MAX_CLAUSE + 1)
+  readonly #any = new Float64Array(MAX_CLAUSE + 1)
+  readonly #blind = new Float64Array(MAX_CLAUSE + 1)
 
-  /** Add one run's cells (from {@link DeclineTally.takeRun}). */
+  /** Add one run's cells (from {@link DeclineTally.takeRun}: sorted, so a clause's cells are together). */
   addRun(cells: readonly number[]): void {
     this.runs++
     let clause = -1
-    let any = false
-    let blind = false
-    const close = (): void => {
-      if (clause < 0) return
-      this.#reached.set(clause, (this.#reached.get(clause) ?? 0) + 1)
-      if (any) this.#any.set(clause, (this.#any.get(clause) ?? 0) + 1)
-      if (blind) this.#blind.set(clause, (this.#blind.get(clause) ?? 0) + 1)
-    }
-    for (const cell of cells) {
+    let any = 0
+    let blind = 0
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!
       const c = Math.floor(cell / WIDTH)
       if (c !== clause) {
-        close()
+        if (clause >= 0) this.#close(clause, any, blind)
         clause = c
-        any = blind = false
+        any = blind = 0
       }
-      const slot = cell % WIDTH
-      if (slot > 0) any = true
-      if (slot > 0 && !contractReason(REASONS[slot - 1]!.key)) blind = true
-      this.#cells.set(cell, (this.#cells.get(cell) ?? 0) + 1)
+      const slot = cell - c * WIDTH
+      if (slot > 0) any = 1
+      blind |= BLIND_SLOT[slot]!
+      this.#cells[cell]!++
     }
-    close()
+    if (clause >= 0) this.#close(clause, any, blind)
+  }
+
+  #close(clause: number, any: number, blind: number): void {
+    this.#reached[clause]!++
+    this.#any[clause]! += any
+    this.#blind[clause]! += blind
   }
 
   /** One clause's counts (a clause without decline paths is judged in every run). */
@@ -191,12 +198,12 @@ export class DeclineCounts {
     if (!INSTRUMENTED_CLAUSES.includes(clause)) return { judged: this.runs, reached: this.runs, declined: {}, declinedRuns: 0, blind: 0 }
     const declined: Record<string, number> = {}
     for (const r of REASONS) {
-      const n = this.#cells.get(clause * WIDTH + 1 + r.index)
+      const n = this.#cells[clause * WIDTH + 1 + r.index]
       if (n) declined[r.key] = n
     }
     return {
-      judged: this.#cells.get(clause * WIDTH) ?? 0, reached: this.#reached.get(clause) ?? 0, declined,
-      declinedRuns: this.#any.get(clause) ?? 0, blind: this.#blind.get(clause) ?? 0,
+      judged: this.#cells[clause * WIDTH] ?? 0, reached: this.#reached[clause] ?? 0, declined,
+      declinedRuns: this.#any[clause] ?? 0, blind: this.#blind[clause] ?? 0,
     }
   }
 }

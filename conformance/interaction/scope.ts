@@ -86,30 +86,67 @@ const FACTOR_CHOICES = new Map<number, readonly (readonly number[])[]>()
 /** Each factor's values, by value: its index in {@link FACTOR_VALUES}. */
 const VALUE_INDEX: readonly ReadonlyMap<string, number>[] = FACTORS.map((f) => new Map(FACTOR_VALUES[f].map((v, k) => [v, k])))
 
-/** Per strength: the largest number of value tuples of any choice of factors (choice `c`'s codes start at `c` times it). */
-const CODES_PER_CHOICE = new Map<number, number>()
+/** Per strength: each choice of factors, and the codes one choice may need (choice `c`'s codes start at `c` times it). */
+interface CodeLayout {
+  readonly choices: readonly (readonly number[])[]
+  readonly perChoice: number
+}
+
+const LAYOUTS = new Map<number, CodeLayout>()
+
+function layoutOf(t: number): CodeLayout {
+  let layout = LAYOUTS.get(t)
+  if (layout === undefined) {
+    const choices = factorChoices(t)
+    const perChoice = Math.max(...choices.map((choice) => choice.reduce((n, k) => n * FACTOR_VALUES[FACTORS[k]!].length, 1)))
+    LAYOUTS.set(t, (layout = { choices, perChoice }))
+  }
+  return layout
+}
+
+/** The codes of every combination at strength `t` lie below this. */
+function codeSpace(t: number): number {
+  const { choices, perChoice } = layoutOf(t)
+  return choices.length * perChoice
+}
+
+/** Each factor's size, in {@link FACTORS} order. */
+const RADIX: readonly number[] = FACTORS.map((f) => FACTOR_VALUES[f].length)
+
+/**
+ * Write into `out` the combination codes (see {@link combinationCodesOf}) of the interaction whose
+ * values have `indexes` in {@link FACTOR_VALUES} (-1: outside them), at the layout's strength.
+ */
+function codesInto(indexes: ArrayLike<number>, layout: CodeLayout, out: Int32Array): void {
+  const { choices, perChoice } = layout
+  for (let c = 0; c < choices.length; c++) {
+    const choice = choices[c]!
+    let code = 0
+    for (let k = 0; k < choice.length; k++) {
+      const f = choice[k]!
+      const v = indexes[f]!
+      if (v < 0) {
+        code = -1
+        break
+      }
+      code = code * RADIX[f]! + v
+    }
+    out[c] = code < 0 ? -1 : c * perChoice + code
+  }
+}
 
 /**
  * The combinations of `i` at strength `t` as numbers, in the order of {@link combinationsOf}: for
  * each choice of factors, its index times the codes a choice may need, plus the chosen values'
  * indexes in mixed radix; -1 for a choice with a value outside {@link FACTOR_VALUES}. The ledger
  * takes each new interaction's combinations in the thread that feeds the workers: numbers are
- * hashed and compared there without building and hashing 20 strings per interaction.
+ * marked there in flat arrays without building and hashing 20 strings per interaction.
  */
 export function combinationCodesOf(i: Interaction, t: number): number[] {
-  const indexes = FACTORS.map((f, k) => VALUE_INDEX[k]!.get(i[f]) ?? -1)
-  const choices = factorChoices(t)
-  let perChoice = CODES_PER_CHOICE.get(t)
-  if (perChoice === undefined) CODES_PER_CHOICE.set(t, (perChoice = Math.max(...choices.map((choice) => choice.reduce((n, k) => n * FACTOR_VALUES[FACTORS[k]!].length, 1)))))
-  return choices.map((choice, c) => {
-    let code = 0
-    for (const k of choice) {
-      const v = indexes[k]!
-      if (v < 0) return -1
-      code = code * FACTOR_VALUES[FACTORS[k]!].length + v
-    }
-    return c * perChoice + code
-  })
+  const layout = layoutOf(t)
+  const out = new Int32Array(layout.choices.length)
+  codesInto(FACTORS.map((f, k) => VALUE_INDEX[k]!.get(i[f]) ?? -1), layout, out)
+  return Array.from(out)
 }
 
 /** An interaction scope: its feasible interactions and combinations. */
@@ -192,29 +229,52 @@ export function interactionScope(options: ScopeOptions = {}): InteractionScope {
   return scope
 }
 
+/** One strength's coverage: which codes are feasible and which covered (one byte per code), and how many are. */
+interface CoveredLevel {
+  readonly layout: CodeLayout
+  readonly feasible: Uint8Array
+  readonly covered: Uint8Array
+  count: number
+}
+
 /** What runs exercised of a scope: the distinct interactions, and their coverage at each strength. */
 export class InteractionCoverage {
   readonly #exercised = new Set<string>()
-  /** Per strength, the covered combinations by code ({@link combinationCodesOf}). */
-  readonly #covered = new Map<number, Set<number>>()
+  /**
+   * Per strength (in {@link STRENGTHS} order): its layout, which codes are feasible and which are
+   * covered (one byte per code), and how many are covered. Flat arrays, since the feeding thread
+   * marks every new interaction's combinations here.
+   */
+  readonly #levels: CoveredLevel[]
+  readonly #indexes = new Int32Array(FACTORS.length)
+  readonly #codes: Int32Array
 
   constructor(readonly scope: InteractionScope) {
-    for (const t of STRENGTHS) this.#covered.set(t, new Set())
+    this.#levels = STRENGTHS.map((t) => {
+      const feasible = new Uint8Array(codeSpace(t))
+      for (const code of scope.feasibleCodes(t)) feasible[code] = 1
+      return { layout: layoutOf(t), feasible, covered: new Uint8Array(feasible.length), count: 0 }
+    })
+    this.#codes = new Int32Array(Math.max(...this.#levels.map((l) => l.layout.choices.length)))
   }
 
   /** Take interactions a run exercised (by key); returns how many combinations were new, over every strength. */
   add(keys: Iterable<string>): number {
     let fresh = 0
+    const indexes = this.#indexes
+    const codes = this.#codes
     for (const key of keys) {
       if (this.#exercised.has(key)) continue
       this.#exercised.add(key)
-      const i = parseInteraction(key)
-      for (const t of STRENGTHS) {
-        const covered = this.#covered.get(t)!
-        const feasible = this.scope.feasibleCodes(t)
-        for (const c of combinationCodesOf(i, t)) {
-          if (feasible.has(c) && !covered.has(c)) {
-            covered.add(c)
+      const values = key.split('|')
+      for (let k = 0; k < FACTORS.length; k++) indexes[k] = VALUE_INDEX[k]!.get(values[k] ?? '') ?? -1
+      for (const level of this.#levels) {
+        codesInto(indexes, level.layout, codes)
+        for (let c = 0; c < level.layout.choices.length; c++) {
+          const code = codes[c]!
+          if (code >= 0 && level.feasible[code] === 1 && level.covered[code] === 0) {
+            level.covered[code] = 1
+            level.count++
             fresh++
           }
         }
@@ -230,18 +290,23 @@ export class InteractionCoverage {
 
   /** Covered combinations at strength `t`. */
   covered(t: number): number {
-    return this.#covered.get(t)?.size ?? 0
+    return this.#level(t)?.count ?? 0
   }
 
   /** Feasible combinations at strength `t` not covered yet (sorted). */
   uncovered(t: number): string[] {
-    const covered = this.#covered.get(t) ?? new Set()
-    return [...this.scope.codes(t)].filter(([code]) => !covered.has(code)).map(([, key]) => key).sort()
+    const covered = this.#level(t)?.covered
+    return [...this.scope.codes(t)].filter(([code]) => covered?.[code] !== 1).map(([, key]) => key).sort()
   }
 
   /** The coverage at every reported strength. */
   levels(): InteractionCoverageLevel[] {
     const scope = this.scope.describe()
     return STRENGTHS.map((t) => ({ t, covered: this.covered(t), total: this.scope.feasibleCodes(t).size, scope }))
+  }
+
+  #level(t: number): CoveredLevel | undefined {
+    const k = (STRENGTHS as readonly number[]).indexOf(t)
+    return k < 0 ? undefined : this.#levels[k]
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
-import { ALL_COVERAGE_KEYS, mergeCoverage, missingCoverage } from '../arbitraries/index.js'
+import { ALL_COVERAGE_KEYS, missingCoverage } from '../arbitraries/index.js'
 import type { CampaignContext, FailureToReport, SeedResult } from './seed.js'
 import { goalName } from './seed.js'
 import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
@@ -76,7 +76,7 @@ export class CampaignLedger {
       return result.program
     }, result.runs.length, result.transitions)
     if (result.fromCorpus) this.mutated++
-    if (!this.ctx.scenario) mergeCoverage(this.coverage, Object.fromEntries(result.coverage.map((k) => [k, 1])))
+    if (!this.ctx.scenario) for (const k of result.coverage) this.coverage[k] = (this.coverage[k] ?? 0) + 1
     const reports: { slot: number; failure: FailureToReport }[] = []
     if (result.interactions && this.interactions.add(result.interactions) > 0) {
       this.interactionGrowth.push([this.runs + result.runs.length, this.interactions.covered(2), this.interactions.covered(3)])
