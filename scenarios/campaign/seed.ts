@@ -257,7 +257,7 @@ export async function runSeed(ctx: CampaignContext, r: number, drawn?: DrawnProg
   const keys = stateTransitionKeys(traces)
   const fresh = interactionsToReport(ctx, r, interactions)
   return {
-    r, coverage: ctx.scenario ? [] : coverageToReport(ctx, r, program), transitions: keys, runs,
+    r, coverage: ctx.scenario ? NONE : orNone(coverageToReport(ctx, r, program)), transitions: keys, runs,
     ...(fresh.length > 0 ? { interactions: fresh } : {}),
     ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
     ...(ctx.settings.guidance && !ctx.scenario && newHere(ctx.seen, keys) ? { program: storeProgram(ctx.loaded.keep(r, program)) } : {}),
@@ -323,9 +323,21 @@ export async function seedRun(ctx: CampaignContext, program: Program, result: Ru
     violations = violations.filter((v) => !base.keys.has(v.key))
   }
   return {
-    strategy, outcome: result.outcome.kind, violations, shared, goals, declines,
+    strategy, outcome: result.outcome.kind, violations: orNone(violations), shared: orNone(shared), goals: orNone(goals), declines,
     ...(violations.length > 0 ? { failing: { program, decisions: result.decisions } } : {}),
   }
+}
+
+/**
+ * The one empty list a thread's results use for every empty field: the results of a worker's batch
+ * cross in one message, where one object referenced many times is cloned once, and most of a
+ * result's lists are empty. Frozen, since every result shares it.
+ */
+const NONE: readonly never[] = Object.freeze([])
+
+/** `xs`, or {@link NONE} when it is empty. */
+function orNone<T>(xs: readonly T[]): readonly T[] {
+  return xs.length === 0 ? NONE : xs
 }
 
 /** Schedule `j` of a DFS over the scenario's whole tree (`strategy` holds the DFS), or `'exhausted'`. */
