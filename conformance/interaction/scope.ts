@@ -110,6 +110,13 @@ function codeSpace(t: number): number {
   return choices.length * perChoice
 }
 
+/** Write into `into` the indexes in {@link FACTOR_VALUES} of the values of the interaction with `key` (-1: outside them). */
+function valueIndexesOf(key: string, into: Int32Array): Int32Array {
+  const values = key.split('|')
+  for (let k = 0; k < FACTORS.length; k++) into[k] = VALUE_INDEX[k]!.get(values[k] ?? '') ?? -1
+  return into
+}
+
 /** Each factor's size, in {@link FACTORS} order. */
 const RADIX: readonly number[] = FACTORS.map((f) => FACTOR_VALUES[f].length)
 
@@ -156,6 +163,9 @@ export class InteractionScope {
   readonly #combinations = new Map<number, ReadonlySet<string>>()
   readonly #codes = new Map<number, ReadonlyMap<number, string>>()
   readonly #feasibleCodes = new Map<number, ReadonlySet<number>>()
+  readonly #feasibleMasks = new Map<number, Uint8Array>()
+  readonly #feasibleCounts = new Map<number, number>()
+  #indexes: readonly Int32Array[] | undefined
   readonly triggers: readonly string[]
   readonly actions: readonly string[]
 
@@ -192,10 +202,41 @@ export class InteractionScope {
     let set = this.#feasibleCodes.get(t)
     if (set === undefined) {
       const all = new Set<number>()
-      for (const key of this.feasible) for (const code of combinationCodesOf(parseInteraction(key), t)) all.add(code)
+      this.feasibleMask(t).forEach((feasible, code) => feasible === 1 && all.add(code))
       this.#feasibleCodes.set(t, (set = all))
     }
     return set
+  }
+
+  /**
+   * {@link feasibleCodes} as one byte per code (1: feasible), shared and not to be written: a
+   * coverage marks and tests codes against it in the thread that feeds the workers.
+   */
+  feasibleMask(t: number): Uint8Array {
+    let mask = this.#feasibleMasks.get(t)
+    if (mask === undefined) {
+      mask = new Uint8Array(codeSpace(t))
+      const layout = layoutOf(t)
+      const codes = new Int32Array(layout.choices.length)
+      for (const indexes of this.#feasibleIndexes()) {
+        codesInto(indexes, layout, codes)
+        for (let c = 0; c < codes.length; c++) if (codes[c]! >= 0) mask[codes[c]!] = 1
+      }
+      this.#feasibleMasks.set(t, mask)
+      this.#feasibleCounts.set(t, mask.reduce((n, x) => n + x, 0))
+    }
+    return mask
+  }
+
+  /** How many combinations at strength `t` are feasible. */
+  feasibleCount(t: number): number {
+    this.feasibleMask(t)
+    return this.#feasibleCounts.get(t)!
+  }
+
+  /** Each feasible interaction's value indexes ({@link valueIndexesOf}), computed once: every strength's codes come from them. */
+  #feasibleIndexes(): readonly Int32Array[] {
+    return (this.#indexes ??= [...this.feasible].map((key) => valueIndexesOf(key, new Int32Array(FACTORS.length))))
   }
 
   /** The feasible combinations at strength `t`, by code ({@link combinationCodesOf}), each with its key. */
@@ -251,8 +292,7 @@ export class InteractionCoverage {
 
   constructor(readonly scope: InteractionScope) {
     this.#levels = STRENGTHS.map((t) => {
-      const feasible = new Uint8Array(codeSpace(t))
-      for (const code of scope.feasibleCodes(t)) feasible[code] = 1
+      const feasible = scope.feasibleMask(t)
       return { layout: layoutOf(t), feasible, covered: new Uint8Array(feasible.length), count: 0 }
     })
     this.#codes = new Int32Array(Math.max(...this.#levels.map((l) => l.layout.choices.length)))
@@ -266,8 +306,7 @@ export class InteractionCoverage {
     for (const key of keys) {
       if (this.#exercised.has(key)) continue
       this.#exercised.add(key)
-      const values = key.split('|')
-      for (let k = 0; k < FACTORS.length; k++) indexes[k] = VALUE_INDEX[k]!.get(values[k] ?? '') ?? -1
+      valueIndexesOf(key, indexes)
       for (const level of this.#levels) {
         codesInto(indexes, level.layout, codes)
         for (let c = 0; c < level.layout.choices.length; c++) {
@@ -302,7 +341,7 @@ export class InteractionCoverage {
   /** The coverage at every reported strength. */
   levels(): InteractionCoverageLevel[] {
     const scope = this.scope.describe()
-    return STRENGTHS.map((t) => ({ t, covered: this.covered(t), total: this.scope.feasibleCodes(t).size, scope }))
+    return STRENGTHS.map((t) => ({ t, covered: this.covered(t), total: this.scope.feasibleCount(t), scope }))
   }
 
   #level(t: number): CoveredLevel | undefined {
