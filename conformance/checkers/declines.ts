@@ -156,14 +156,15 @@ const BLIND_SLOT = Uint8Array.from({ length: WIDTH }, (_, slot) => (slot > 0 && 
 
 /**
  * Sums the cells of many runs (in any order: the sums do not depend on it). Counts live in flat
- * arrays indexed by cell and by clause: a campaign's feeding thread adds every run's cells.
+ * integer arrays indexed by cell and by clause: a campaign's feeding thread adds every run's cells,
+ * mostly in V8's baseline code, where a count read as a double would be allocated on the heap.
  */
 export class DeclineCounts {
   runs = 0
-  readonly #cells = new Float64Array((MAX_CLAUSE + 1) * WIDTH)
-  readonly #reached = new Float64Array(MAX_CLAUSE + 1)
-  readonly #any = new Float64Array(MAX_CLAUSE + 1)
-  readonly #blind = new Float64Array(MAX_CLAUSE + 1)
+  readonly #cells = new Int32Array((MAX_CLAUSE + 1) * WIDTH)
+  readonly #reached = new Int32Array(MAX_CLAUSE + 1)
+  readonly #any = new Int32Array(MAX_CLAUSE + 1)
+  readonly #blind = new Int32Array(MAX_CLAUSE + 1)
 
   /** Add one run's cells (from {@link DeclineTally.takeRun}: sorted, so a clause's cells are together). */
   addRun(cells: readonly number[]): void {

@@ -317,7 +317,8 @@ async function runInWorkers(
     const r = o.seedAt(j)
     const drawn = o.guided?.programFor(j)
     // An interaction seed makes up to 128 runs (its schedules), not one: its budget is wider.
-    const outcome = await pool.run({ kind: 'seed', r, ...(drawn ? { drawn } : {}) }, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS)
+    const unit: CampaignUnit = drawn ? { kind: 'seed', r, drawn } : { kind: 'seed', r }
+    const outcome = await pool.run(unit, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS)
     if (outcome.kind === 'done') return outcome.result as SeedResult
     if (outcome.kind === 'error') throw outcome.error
     return lostSeed(ctx, r, outcome.detail, drawn)

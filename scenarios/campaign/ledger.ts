@@ -76,16 +76,19 @@ export class CampaignLedger {
       return result.program
     }, result.runs.length, result.transitions)
     if (result.fromCorpus) this.mutated++
-    if (!this.ctx.scenario) for (const k of result.coverage) this.coverage[k] = (this.coverage[k] ?? 0) + 1
+    if (!this.ctx.scenario) for (let i = 0; i < result.coverage.length; i++) this.coverage[result.coverage[i]!] = (this.coverage[result.coverage[i]!] ?? 0) + 1
     const reports: { slot: number; failure: FailureToReport }[] = []
     if (result.interactions && this.interactions.add(result.interactions) > 0) {
       this.interactionGrowth.push([this.runs + result.runs.length, this.interactions.covered(2), this.interactions.covered(3)])
     }
-    for (const run of result.runs) {
+    // Indexed loops: this runs for every seed in the feeding thread, mostly in V8's baseline code,
+    // where a for-of over an array allocates an iterator and a result object per element.
+    for (let i = 0; i < result.runs.length; i++) {
+      const run = result.runs[i]!
       this.runs++
       this.outcomes[run.outcome]++
       if (run.declines) this.declines.addRun(run.declines)
-      for (const g of run.goals) if (this.reached[g] === undefined) this.reached[g] = this.runs - 1
+      for (let k = 0; k < run.goals.length; k++) if (this.reached[run.goals[k]!] === undefined) this.reached[run.goals[k]!] = this.runs - 1
       for (const v of run.shared) {
         const before = this.shared.get(v.key)
         this.shared.set(v.key, before ? { ...before, runs: before.runs + 1 } : { key: v.key, message: v.message, runs: 1, firstRunSeed: result.r })

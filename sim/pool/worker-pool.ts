@@ -270,7 +270,7 @@ export class WorkerPool<U, R> {
         this.#failInit(deserializeError(m.error))
         return
       case 'ends':
-        for (const end of m.ends) this.#onEnd(slot, end)
+        for (let i = 0; i < m.ends.length; i++) this.#onEnd(slot, m.ends[i]!)
         if (slot.retiring && slot.jobs.length === 0) this.#recycle(slot)
         this.#dispatch()
     }
