@@ -308,55 +308,82 @@ async function runInWorkers(
       return u.kind === 'seed' && u.drawn?.origin === 'mutant' ? { ...u, drawn: shipping.ship(u.drawn as DrawnProgram, worker) } : u
     },
   })
-  const pending = new Map<number, Promise<SeedResult>>()
   const reports: Promise<void>[] = []
+  // Seeds are taken in seed order from the outcomes as they arrive, in the pool's callbacks: no
+  // promise, async frame or microtask per seed (this thread's CPU per seed bounds the workers it
+  // can feed, and it runs mostly in V8's baseline code, where each of those costs).
+  const arrived = new Map<number, SeedResult | Error>()
   let next = o.first
+  let j = o.first
   let halted = false
   let stoppedBy: CampaignReport['stoppedBy'] | undefined
-  const runSeedUnit = async (j: number): Promise<SeedResult> => {
-    const r = o.seedAt(j)
-    const drawn = o.guided?.programFor(j)
-    // An interaction seed makes up to 128 runs (its schedules), not one: its budget is wider.
-    const unit: CampaignUnit = drawn ? { kind: 'seed', r, drawn } : { kind: 'seed', r }
-    const outcome = await pool.run(unit, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS)
-    if (outcome.kind === 'done') return outcome.result as SeedResult
-    if (outcome.kind === 'error') throw outcome.error
-    return lostSeed(ctx, r, outcome.detail, drawn)
-  }
   try {
-    for (let j = o.first; j < o.maxSeeds; j++) {
-      // The caller's stop (a deadline, a signal) only ends dispatching: the seeds in flight are
-      // still taken, so the report covers a prefix of the seed order.
-      while (!halted && next < o.maxSeeds && next < j + inFlight) {
-        if (o.stop()) {
-          halted = true
-          break
+    await new Promise<void>((resolve, reject) => {
+      let settled = false
+      const finish = (error?: unknown): void => {
+        if (settled) return
+        settled = true
+        if (error === undefined) resolve()
+        else reject(error)
+      }
+      // Dispatch seeds up to the window past the next one to take. The caller's stop (a deadline, a
+      // signal) only ends dispatching: the seeds in flight are still taken, so the report covers a
+      // prefix of the seed order.
+      const dispatch = (): void => {
+        while (!halted && next < o.maxSeeds && next < j + inFlight) {
+          if (o.stop()) {
+            halted = true
+            break
+          }
+          const k = next++
+          const r = o.seedAt(k)
+          const drawn = o.guided?.programFor(k)
+          const unit: CampaignUnit = drawn ? { kind: 'seed', r, drawn } : { kind: 'seed', r }
+          // An interaction seed makes up to 128 runs (its schedules), not one: its budget is wider.
+          pool.submit(unit, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS, (outcome) => {
+            if (settled) return
+            try {
+              arrived.set(k, outcome.kind === 'done' ? outcome.result as SeedResult : outcome.kind === 'error' ? outcome.error : lostSeed(ctx, r, outcome.detail, drawn))
+              if (k === j) take()
+            } catch (error) {
+              finish(error)
+            }
+          }, finish)
         }
-        pending.set(next, runSeedUnit(next))
-        next++
       }
-      const waiting = pending.get(j)
-      if (waiting === undefined) break
-      pending.delete(j)
-      const result = await waiting
-      const { reports: found, stop: mustStop } = ledger.add(result)
-      o.saving?.taken(result)
-      o.guided?.taken(j)
-      for (const { slot, failure } of found) {
-        o.progress('shrinking', failure.key)
-        reports.push(reportUnit(pool, failure).then((f) => { ledger.fill(slot, f); o.saving?.filled(slot) }))
+      // Take every seed that has arrived in order, refilling the window after each.
+      const take = (): void => {
+        for (let result = arrived.get(j); result !== undefined && !settled; result = arrived.get(j)) {
+          arrived.delete(j)
+          if (result instanceof Error) throw result
+          const { reports: found, stop: mustStop } = ledger.add(result)
+          o.saving?.taken(result)
+          o.guided?.taken(j)
+          j++
+          for (const { slot, failure } of found) {
+            o.progress('shrinking', failure.key)
+            reports.push(reportUnit(pool, failure).then((f) => { ledger.fill(slot, f); o.saving?.filled(slot) }))
+          }
+          o.progress('running', undefined, result.r)
+          if (mustStop) {
+            stoppedBy = 'failure'
+            return finish()
+          }
+          dispatch()
+        }
+        if (j === next && (halted || next >= o.maxSeeds)) finish()
       }
-      o.progress('running', undefined, result.r)
-      if (mustStop) {
-        stoppedBy = 'failure'
-        break
+      try {
+        dispatch()
+        if (j === next) finish()
+      } catch (error) {
+        finish(error)
       }
-    }
+    })
     await Promise.all(reports)
   } finally {
-    // Seeds still in flight after a stop are not taken: closing the pool rejects those waiting in a
-    // worker, and nobody awaits them any more (an unhandled rejection would crash the process).
-    for (const dropped of pending.values()) dropped.catch(() => undefined)
+    // Seeds still in flight after a stop are not taken: closing the pool drops them. A report
+    // nobody awaits any more must not reject unhandled (that would crash the process).
     for (const report of reports) report.catch(() => undefined)
     await pool.close()
   }

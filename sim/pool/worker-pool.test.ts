@@ -45,6 +45,27 @@ describe('WorkerPool with prefetch', () => {
     }
   }, 30_000)
 
+  it('submit calls back once per unit, in the order the worker ended them, and fails units submitted after close', async () => {
+    const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: executor(), init: null, unitTimeoutMs: 5_000, prefetch: 3, batch: 2 })
+    const calls: string[] = []
+    try {
+      await new Promise<void>((resolve, reject) => {
+        for (const n of [1, 2, 3, 4]) {
+          pool.submit({ n }, undefined, (o) => {
+            calls.push(`${n}: ${JSON.stringify(result(o))}`)
+            if (calls.length === 4) resolve()
+          }, reject)
+        }
+      })
+      expect(calls).toEqual(['1: {"n":1,"ranBefore":[]}', '2: {"n":2,"ranBefore":[1]}', '3: {"n":3,"ranBefore":[1,2]}', '4: {"n":4,"ranBefore":[1,2,3]}'])
+    } finally {
+      await pool.close()
+    }
+    const failed: string[] = []
+    pool.submit({ n: 5 }, undefined, () => failed.push('done'), (e) => failed.push(e.message))
+    expect(failed).toEqual(['WorkerPool: run() after close()'])
+  }, 30_000)
+
   it('holds a unit with a shorter budget than the one before it to its own budget', async () => {
     const pool = new WorkerPool<Unit, { n: number; ranBefore: number[] }>({ size: 1, executor: executor(), init: null, unitTimeoutMs: 20_000, prefetch: 1 })
     try {

@@ -203,18 +203,26 @@ export class WorkerPool<U, R> {
 
   /** Run one unit; resolves with its result, or why it has none. Rejects only if the workers cannot start. */
   run(unit: U, timeoutMs = this.#options.unitTimeoutMs): Promise<PoolOutcome<R>> {
-    if (this.#closed) return Promise.reject(new Error('WorkerPool: run() after close()'))
-    if (this.#initError) return Promise.reject(this.#initError)
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, unit, timeoutMs, resolve, reject })
-      // Units asked for in one turn of this thread's event loop reach a worker in one message: a
-      // campaign taking a batch of results refills its window one seed per result, in microtasks.
-      if (this.#dispatchQueued) return
-      this.#dispatchQueued = true
-      realSetImmediate(() => {
-        this.#dispatchQueued = false
-        if (!this.#closed) this.#dispatch()
-      })
+    return new Promise((resolve, reject) => this.submit(unit, timeoutMs, resolve, reject))
+  }
+
+  /**
+   * {@link run} with callbacks: `done` is called once with the unit's outcome, or `failed` once if
+   * the workers cannot start or the pool closes first (never both). For a caller that takes
+   * thousands of units in order and keeps its own queue: no promise, closure or microtask per unit.
+   * `done` runs inside the pool's message handler: it must not throw.
+   */
+  submit(unit: U, timeoutMs: number | undefined, done: (outcome: PoolOutcome<R>) => void, failed: (error: Error) => void): void {
+    if (this.#closed) return failed(new Error('WorkerPool: run() after close()'))
+    if (this.#initError) return failed(this.#initError)
+    this.#queue.push({ id: this.#nextId++, unit, timeoutMs: timeoutMs ?? this.#options.unitTimeoutMs, resolve: done, reject: failed })
+    // Units asked for in one turn of this thread's event loop reach a worker in one message: a
+    // campaign taking a batch of results refills its window one seed per result, in microtasks.
+    if (this.#dispatchQueued) return
+    this.#dispatchQueued = true
+    realSetImmediate(() => {
+      this.#dispatchQueued = false
+      if (!this.#closed) this.#dispatch()
     })
   }
 
