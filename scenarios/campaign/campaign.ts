@@ -41,7 +41,7 @@ import { stringText } from '../../sim/trace/bounded-text.js'
 import { campaignContext, interactionIndex, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
-import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignReport, CampaignStrategy } from './types.js'
+import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy } from './types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
 import { GUIDANCE_LAG, GuidedDraw } from '../guidance/guided-draw.js'
 import type { DrawnProgram } from '../guidance/guided-draw.js'
@@ -142,13 +142,17 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
     }
     return false
   }
-  const progress = (phase: 'running' | 'shrinking', key?: string, runSeed?: number): void => options.onProgress?.({
-    phase, runs: ledger.runs, violatingRuns: ledger.violatingRuns, failures: ledger.failures.length,
-    seeds: ledger.seeds, ...(Number.isFinite(maxSeeds) ? { plannedSeeds: maxSeeds } : {}),
-    ...(scenario ? { unreachedGoals: ledger.unreachedGoals } : {}),
-    ...(key ? { key } : {}),
-    ...(runSeed === undefined ? {} : { runSeed }),
-  })
+  // Called once per seed taken: the optional fields are set one by one, not spread in (spreading
+  // makes objects for nothing in the thread that feeds the workers).
+  const progress = (phase: 'running' | 'shrinking', key?: string, runSeed?: number): void => {
+    if (options.onProgress === undefined) return
+    const p: { -readonly [K in keyof CampaignProgress]: CampaignProgress[K] } = { phase, runs: ledger.runs, violatingRuns: ledger.violatingRuns, failures: ledger.failures.length, seeds: ledger.seeds }
+    if (Number.isFinite(maxSeeds)) p.plannedSeeds = maxSeeds
+    if (scenario) p.unreachedGoals = ledger.unreachedGoals
+    if (key) p.key = key
+    if (runSeed !== undefined) p.runSeed = runSeed
+    options.onProgress(p)
+  }
   const seedAt = (j: number): number => seed + (shard.index - 1) + j * shard.count
   const guided = settings.guidance ? new GuidedDraw(ledger.corpus, ctx.mix, seedAt, maxSeeds) : undefined
   const saving = checkpointing(options, settings, shard, ledger)

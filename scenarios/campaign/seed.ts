@@ -117,6 +117,11 @@ export function campaignContext(settings: CampaignSettings, adapterInput: Adapte
 
 /** One run of a seed, as the ledger needs it. */
 export interface SeedRun {
+  /**
+   * The schedule strategy of a run that violated something (its report names it); '' for any other
+   * run, whose strategy nobody reads: a unique string per run was a good share of a result's cost
+   * to send.
+   */
   readonly strategy: string
   readonly outcome: RunOutcome['kind']
   /** The run's violations, after the campaign's filters (a scenario's expected deadlocks) and differential mode. */
@@ -323,7 +328,7 @@ export async function seedRun(ctx: CampaignContext, program: Program, result: Ru
     violations = violations.filter((v) => !base.keys.has(v.key))
   }
   return {
-    strategy, outcome: result.outcome.kind, violations: orNone(violations), shared: orNone(shared), goals: orNone(goals), declines,
+    strategy: violations.length > 0 ? strategy : '', outcome: result.outcome.kind, violations: orNone(violations), shared: orNone(shared), goals: orNone(goals), declines,
     ...(violations.length > 0 ? { failing: { program, decisions: result.decisions } } : {}),
   }
 }
