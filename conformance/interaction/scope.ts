@@ -122,16 +122,17 @@ const RADIX: readonly number[] = FACTORS.map((f) => FACTOR_VALUES[f].length)
 
 /**
  * Write into `out` the combination codes (see {@link combinationCodesOf}) of the interaction whose
- * values have `indexes` in {@link FACTOR_VALUES} (-1: outside them), at the layout's strength.
+ * values have the indexes `indexes[at …]` in {@link FACTOR_VALUES} (-1: outside them), at the
+ * layout's strength.
  */
-function codesInto(indexes: ArrayLike<number>, layout: CodeLayout, out: Int32Array): void {
+function codesInto(indexes: ArrayLike<number>, at: number, layout: CodeLayout, out: Int32Array): void {
   const { choices, perChoice } = layout
   for (let c = 0; c < choices.length; c++) {
     const choice = choices[c]!
     let code = 0
     for (let k = 0; k < choice.length; k++) {
       const f = choice[k]!
-      const v = indexes[f]!
+      const v = indexes[at + f]!
       if (v < 0) {
         code = -1
         break
@@ -152,7 +153,7 @@ function codesInto(indexes: ArrayLike<number>, layout: CodeLayout, out: Int32Arr
 export function combinationCodesOf(i: Interaction, t: number): number[] {
   const layout = layoutOf(t)
   const out = new Int32Array(layout.choices.length)
-  codesInto(FACTORS.map((f, k) => VALUE_INDEX[k]!.get(i[f]) ?? -1), layout, out)
+  codesInto(FACTORS.map((f, k) => VALUE_INDEX[k]!.get(i[f]) ?? -1), 0, layout, out)
   return Array.from(out)
 }
 
@@ -165,7 +166,7 @@ export class InteractionScope {
   readonly #feasibleCodes = new Map<number, ReadonlySet<number>>()
   readonly #feasibleMasks = new Map<number, Uint8Array>()
   readonly #feasibleCounts = new Map<number, number>()
-  #indexes: readonly Int32Array[] | undefined
+  readonly #tuples: Int32Array
   readonly triggers: readonly string[]
   readonly actions: readonly string[]
 
@@ -174,17 +175,28 @@ export class InteractionScope {
     this.actions = ACTIONS.filter((a) => !a.startsWith('op:') || kinds === undefined || kinds.includes(a.slice(3)))
     this.triggers = TRIGGERS.filter((t) => (VARIANT_TABLE[t]?.feasible.length ?? 0) > 0)
     const feasible = new Set<string>()
+    // Each feasible interaction's value indexes too, five per interaction: every strength's codes
+    // come from them (see feasibleMask), without parsing the keys back.
+    const tuples: number[] = []
+    const index = (k: number, value: string): number => VALUE_INDEX[k]!.get(value) ?? -1
+    const add = (trigger: string, action: string, phase: string, pending: string, stage: string): void => {
+      const key = interactionKey({ trigger, action, phase, pending, stage })
+      if (feasible.has(key)) return
+      feasible.add(key)
+      tuples.push(index(0, trigger), index(1, action), index(2, phase), index(3, pending), index(4, stage))
+    }
     for (const trigger of this.triggers) {
       for (const situation of VARIANT_TABLE[trigger]!.feasible) {
         const [phase = '', pending = '', stage = ''] = situation.split('|')
         for (const action of this.actions) {
-          if (actionAllowed(trigger, action) && !STUB_ACTIONS.includes(action)) feasible.add(interactionKey({ trigger, action, phase, pending, stage }))
+          if (actionAllowed(trigger, action) && !STUB_ACTIONS.includes(action)) add(trigger, action, phase, pending, stage)
         }
       }
       const [phase, pending, stage] = STUB_SITUATION
-      for (const action of this.actions) if (STUB_ACTIONS.includes(action)) feasible.add(interactionKey({ trigger, action, phase, pending, stage }))
+      for (const action of this.actions) if (STUB_ACTIONS.includes(action)) add(trigger, action, phase, pending, stage)
     }
     this.feasible = feasible
+    this.#tuples = Int32Array.from(tuples)
   }
 
   /** The feasible combinations at strength `t`. */
@@ -218,8 +230,9 @@ export class InteractionScope {
       mask = new Uint8Array(codeSpace(t))
       const layout = layoutOf(t)
       const codes = new Int32Array(layout.choices.length)
-      for (const indexes of this.#feasibleIndexes()) {
-        codesInto(indexes, layout, codes)
+      const tuples = this.#tuples
+      for (let at = 0; at < tuples.length; at += FACTORS.length) {
+        codesInto(tuples, at, layout, codes)
         for (let c = 0; c < codes.length; c++) if (codes[c]! >= 0) mask[codes[c]!] = 1
       }
       this.#feasibleMasks.set(t, mask)
@@ -234,10 +247,6 @@ export class InteractionScope {
     return this.#feasibleCounts.get(t)!
   }
 
-  /** Each feasible interaction's value indexes ({@link valueIndexesOf}), computed once: every strength's codes come from them. */
-  #feasibleIndexes(): readonly Int32Array[] {
-    return (this.#indexes ??= [...this.feasible].map((key) => valueIndexesOf(key, new Int32Array(FACTORS.length))))
-  }
 
   /** The feasible combinations at strength `t`, by code ({@link combinationCodesOf}), each with its key. */
   codes(t: number): ReadonlyMap<number, string> {
@@ -308,7 +317,7 @@ export class InteractionCoverage {
       this.#exercised.add(key)
       valueIndexesOf(key, indexes)
       for (const level of this.#levels) {
-        codesInto(indexes, level.layout, codes)
+        codesInto(indexes, 0, level.layout, codes)
         for (let c = 0; c < level.layout.choices.length; c++) {
           const code = codes[c]!
           if (code >= 0 && level.feasible[code] === 1 && level.covered[code] === 0) {
