@@ -4,9 +4,9 @@
  * builder code, `npx dsh-kit replay <file>`, the command rerunning the seed, and the timeline.
  * @module
  */
-import { printProgram } from '../scenarios/arbitraries/index.js'
+import { printProgram } from '../scenarios/arbitraries/print.js'
 import type { CampaignFailure, CampaignReport } from '../scenarios/campaign/campaign.js'
-import { formatSizes } from '../sim/shrink.js'
+import { formatSizes } from '../sim/run-size.js'
 import { formatInteractionCoverage } from './interaction-text.js'
 
 export { formatSizes }

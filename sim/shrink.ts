@@ -26,6 +26,7 @@
  * above the simulator), and `scenarios/campaign/shrink.ts` supplies every checker as the default.
  * @module
  */
+import type { RunSize } from './run-size.js'
 import type { InstallFactory, ProcessFactory } from '../core/process.js'
 import type { DecisionLog } from './trace/decision-log.js'
 import type { Program } from './program/program.js'
@@ -36,6 +37,9 @@ import type { RunProgramOptions, RunResult } from './run.js'
 import { countPreemptions, guidedReplay, replay } from './strategies/index.js'
 import type { GuidedOptions, GuidedStep } from './strategies/index.js'
 
+export { formatSizes } from './run-size.js'
+export type { RunSize } from './run-size.js'
+
 /**
  * What the shrinker needs of a violation: its clause key and message. The checkers' `Violation`
  * (`conformance/checkers`) is one; the simulator does not import the checkers.
@@ -45,18 +49,6 @@ export interface ShrinkViolation {
   readonly message: string
 }
 
-/** How a program and its schedule measure, for before/after reports. */
-export interface RunSize {
-  readonly actors: number
-  /** Operations anywhere in the program: actors' lists and those nested in behaviours. */
-  readonly operations: number
-  /** Listeners, effects, model steps, load behaviours, persisted logs, minting behaviours and setup faults. */
-  readonly behaviours: number
-  /** Every decision of the log (picks, time advances, random draws). */
-  readonly decisions: number
-  /** Picks that switched away from an actor that could have continued. */
-  readonly preemptions: number
-}
 
 /** Options of {@link shrinkRun}. */
 export interface ShrinkOptions<V extends ShrinkViolation = ShrinkViolation> {
@@ -149,11 +141,6 @@ export function sizeOf(program: Program, decisions: DecisionLog, steps: readonly
   }
 }
 
-/** `before → after` for each measure that changed (and the unchanged ones as one number). */
-export function formatSizes(before: RunSize, after: RunSize): string {
-  const keys: (keyof RunSize)[] = ['operations', 'actors', 'behaviours', 'decisions', 'preemptions']
-  return keys.map((k) => (before[k] === after[k] ? `${k} ${after[k]}` : `${k} ${before[k]} → ${after[k]}`)).join(', ')
-}
 
 /** Measure a run without shrinking it (one guided replay of its log, to count preemptions). */
 export async function measureRun(program: Program, decisions: DecisionLog, install?: InstallFactory | RunProgramOptions): Promise<RunSize> {

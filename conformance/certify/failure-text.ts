@@ -5,7 +5,7 @@
  * @module
  */
 import { printProgram } from '../../sim/program/program-print.js'
-import { formatSizes } from '../../sim/shrink.js'
+import { formatSizes } from '../../sim/run-size.js'
 import type { RunSize } from '../../sim/shrink.js'
 import { tierOfKey } from '../clauses/tiers.js'
 import { gateOf } from './gate.js'

@@ -13,6 +13,7 @@
  * of runs.
  * @module
  */
+import { CHECKED_CLAUSES, clauseKeyOf } from './violation.js'
 
 /** Why a checker declined a unit. */
 export interface DeclineReason {
@@ -230,4 +231,9 @@ export function describeDeclines(c: ClauseDeclines, max = 3): string {
 export interface ClauseTally extends ClauseDeclines {
   /** `"<group> <clause>"`, as violations name it. */
   readonly key: string
+}
+
+/** Every checked clause's counts, in clause order (a `clauses` list of a fuzz or run report). */
+export function clauseTallies(counts: DeclineCounts): ClauseTally[] {
+  return CHECKED_CLAUSES.map((clause) => ({ key: clauseKeyOf(clause), ...counts.of(clause) }))
 }

@@ -29,9 +29,8 @@ import { checkTeardownCompletes } from './teardown-completes.js'
 import { checkTriggers } from './triggers.js'
 import { checkTurnsClosed } from './turns-closed.js'
 import type { Violation } from './violation.js'
-import { CHECKED_CLAUSES, clauseKeyOf } from './violation.js'
 import { checkWake } from './wake.js'
-import type { ClauseTally, DeclineCounts, Declines } from './declines.js'
+import type { Declines } from './declines.js'
 import { NO_DECLINES } from './declines.js'
 
 export type { Violation } from './violation.js'
@@ -39,6 +38,7 @@ export { CHECKED_CLAUSES } from './violation.js'
 export { analyse } from './analysis.js'
 export { DeclineCounts, DeclineTally, NO_DECLINES, REASONS, contractReason, describeDeclines, unjudged } from './declines.js'
 export type { ClauseDeclines, ClauseTally, DeclineReason, Declines } from './declines.js'
+export { clauseTallies } from './declines.js'
 
 /**
  * Run every checker over one run; violations in trace order. `declines` hears what each checker
@@ -56,7 +56,3 @@ export function checkRun(program: Program, trace: Trace, outcome: RunOutcome, de
   return all.sort((x, y) => (x.entry < 0 ? Number.MAX_SAFE_INTEGER : x.entry) - (y.entry < 0 ? Number.MAX_SAFE_INTEGER : y.entry))
 }
 
-/** Every checked clause's counts, in clause order (a `clauses` list of a fuzz or run report). */
-export function clauseTallies(counts: DeclineCounts): ClauseTally[] {
-  return CHECKED_CLAUSES.map((clause) => ({ key: clauseKeyOf(clause), ...counts.of(clause) }))
-}

@@ -38,8 +38,8 @@ import { containsOperation } from '../../sim/program/contains-operation.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import { CampaignLedger, lostFailure } from './ledger.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
-import { campaignContext, interactionIndex, operationsFor, reportFailure, runSeed, seedProgram, treeStep } from './seed.js'
-import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './seed.js'
+import { campaignContext, interactionIndex, operationsFor, seedProgram } from './context.js'
+import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './context.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
 import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy } from './types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
@@ -50,7 +50,7 @@ import { INTERACTION_PASSES, suiteFor } from '../interaction/seeds.js'
 
 export * from './types.js'
 export { drawForSeed, programForSeed, scenarioMix } from './draw.js'
-export { strategyForSeed } from './seed.js'
+export { strategyForSeed } from './context.js'
 
 /** A campaign option was out of range; the message names it. */
 export class CampaignError extends Error {
@@ -159,7 +159,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   const first = saving?.first ?? 0
   for (const { slot, failure } of saving?.unreported ?? []) {
     progress('shrinking', failure.key)
-    ledger.fill(slot, await reportFailure(ctx, failure))
+    ledger.fill(slot, await (await inThisThread()).reportFailure(ctx, failure))
     saving!.filled(slot)
   }
 
@@ -168,6 +168,7 @@ export async function runCampaign(options: CampaignOptions = {}): Promise<Campai
   } else if (dfsTree) {
     stoppedBy = await exploreTree(ctx, ledger, maxSeeds, stop, progress, workers !== undefined) ?? stoppedBy
   } else if (workers === undefined) {
+    const { runSeed, reportFailure } = await inThisThread()
     for (let j = first; j < maxSeeds; j++) {
       if (stop()) break
       const r = seedAt(j)
@@ -216,7 +217,7 @@ async function exploreTree(
       if (stop()) return undefined
       let seedResult: SeedResult | 'exhausted'
       let lost = false
-      if (pools === undefined) seedResult = await treeStep(ctx, strategy, j)
+      if (pools === undefined) seedResult = await (await inThisThread()).treeStep(ctx, strategy, j)
       else {
         const outcome = await pools[0]!.run({ kind: 'tree', j })
         if (outcome.kind === 'error') throw outcome.error
@@ -242,12 +243,19 @@ async function takeTreeResult(
     const { reports, stop: mustStop } = ledger.add(seedResult)
     for (const { slot, failure } of reports) {
       progress('shrinking', failure.key)
-      ledger.fill(slot, pool === undefined ? await reportFailure(ctx, failure) : await reportUnit(pool, failure))
+      ledger.fill(slot, pool === undefined ? await (await inThisThread()).reportFailure(ctx, failure) : await reportUnit(pool, failure))
     }
     progress('running')
     return mustStop
   }
 }
+
+/**
+ * The seed runner (`seed.ts`: the simulator and the checkers), loaded when a campaign runs seeds or
+ * reports in this thread: a campaign with workers leaves them to the workers, and its thread does
+ * not load them (they were a good share of its start-up).
+ */
+const inThisThread = (): Promise<typeof import('./seed.js')> => import('./seed.js')
 
 /** A pool of watched campaign workers. */
 function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: number; batch?: number; recycleAfter?: number; perWorker?: (unit: unknown, worker: object) => unknown } = {}): WorkerPool<CampaignUnit, SeedResult | CampaignFailure> {

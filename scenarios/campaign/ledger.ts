@@ -7,9 +7,9 @@
  */
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
-import { ALL_COVERAGE_KEYS, missingCoverage } from '../arbitraries/index.js'
-import type { CampaignContext, FailureToReport, SeedResult } from './seed.js'
-import { goalName } from './seed.js'
+import { ALL_COVERAGE_KEYS, missingCoverage } from '../arbitraries/coverage.js'
+import type { CampaignContext, FailureToReport, SeedResult } from './context.js'
+import { goalName } from './context.js'
 import type { CampaignFailure, CampaignReport, SharedViolation, Shard, StateCoverage } from './types.js'
 import type { KnownEntry } from '../../conformance/certify/report.js'
 import { Corpus } from '../guidance/corpus.js'
@@ -17,7 +17,7 @@ import type { StoredProgram } from '../guidance/guided-draw.js'
 import { lostFailure } from './lost-failure.js'
 
 export { lostFailure }
-import { clauseTallies, DeclineCounts } from '../../conformance/checkers/index.js'
+import { clauseTallies, DeclineCounts } from '../../conformance/checkers/declines.js'
 import { InteractionCoverage, interactionScope } from '../../conformance/interaction/scope.js'
 
 /**

@@ -1,186 +1,47 @@
 /**
- * One run seed of a campaign, and the report of one failure: the units a campaign is made of.
- * Both are pure functions of the campaign's settings and the seed (the same in this thread or a
- * worker thread), so a campaign's findings do not depend on how many workers ran it.
+ * One run seed of a campaign, and the report of one failure: the units a campaign is made of (what
+ * they share and return is in `context.ts`, re-exported here). Both are pure functions of the
+ * campaign's settings and the seed (the same in this thread or a worker thread), so a campaign's
+ * findings do not depend on how many workers ran it.
  * @module
  */
 import { join } from 'node:path'
-import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
-import type { Adapter, NormalizedAdapter } from '../../conformance/adapters/adapter.js'
-import { checkRun, DeclineTally, NO_DECLINES } from '../../conformance/checkers/index.js'
+import { checkRun, NO_DECLINES } from '../../conformance/checkers/index.js'
 import type { Declines, Violation } from '../../conformance/checkers/index.js'
 import type { DecisionLog } from '../../sim/trace/decision-log.js'
-import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
-import { OPERATION_KINDS } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { dfs, DfsNondeterminismError, guidedReplay, pct, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
+import { dfs, DfsNondeterminismError, guidedReplay, random, replay, ReplayDivergenceError } from '../../sim/strategies/index.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
 import { lostFailure } from './lost-failure.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { ALL_COVERAGE_KEYS, coverageOf } from '../arbitraries/index.js'
-import type { ArbitraryOptions } from '../arbitraries/index.js'
-import { drawForSeed, scenarioMix } from './draw.js'
-import type { CampaignFailure, CampaignStrategy } from './types.js'
-import { SCENARIOS } from '../catalog/catalog.js'
+import type { CampaignFailure } from './types.js'
 import type { Scenario } from '../catalog/scenario.js'
 import { measureRun, shrinkRun } from './shrink.js'
 import type { RunSize } from './shrink.js'
-import { LoadedPrograms, mutantProgram, storeProgram } from '../guidance/guided-draw.js'
-import type { DrawnProgram, StoredProgram } from '../guidance/guided-draw.js'
+import { storeProgram } from '../guidance/guided-draw.js'
+import type { DrawnProgram } from '../guidance/guided-draw.js'
 import { stateTransitionKeys } from '../guidance/state-coverage.js'
 import { TransitionTable } from '../guidance/transition-table.js'
 import type { Trace } from '../../sim/trace/trace.js'
 import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
 import { inScope, interactionKey, interactionsOf } from '../../conformance/interaction/features.js'
-import { interactionIndexOfSeed, interactionRun } from '../interaction/seeds.js'
+import { interactionRun } from '../interaction/seeds.js'
+import { goalName, interactionIndex, seedProgram, strategyForSeed } from './context.js'
+import type { CampaignContext, FailureToReport, SeedResult, SeedRun } from './context.js'
 
-/** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
-export interface CampaignSettings {
-  /** The adapter module as the user named it (absent: the built-in reference, or `adapter` in-thread). */
-  readonly adapterModule?: string
-  /** A scenario campaign's scenario, by name. */
-  readonly scenario?: string
-  /**
-   * The program of a scenario that is not the catalog's (a user's program under `dsh-kit run`): it
-   * has no goals, so a worker rebuilds it from the program alone.
-   */
-  readonly scenarioProgram?: { readonly program: Program; readonly expectDeadlock?: boolean }
-  readonly strategy: CampaignStrategy
-  readonly seed: number
-  readonly arbitrary: ArbitraryOptions
-  readonly dfsSchedules: number
-  readonly shrink: boolean
-  readonly shrinkBudget?: number
-  /** Compare with the built-in reference factory (unless the adapter is the reference). */
-  readonly baseline: boolean
-  readonly differential: boolean
-  /** Where failing runs are written; nothing is written when absent. */
-  readonly outDir?: string
-  /** Random-program mode: draw programs from the corpus of earlier seeds (see `guidance/`). */
-  readonly guidance: boolean
-  /** Random-program mode: mix the named scenarios in (every fourth seed block). */
-  readonly mixScenarios: boolean
-  /**
-   * Random-program mode and the interaction suite (`interaction/`): `mix` runs a program of it beside
-   * the own program of one seed in 16 (the default), `only` runs nothing else (an interaction
-   * campaign), `off` never.
-   */
-  readonly interactions: 'mix' | 'only' | 'off'
-}
+export * from './context.js'
 
-/** What a unit needs at hand: the settings plus everything built from them once per thread. */
-export interface CampaignContext {
-  readonly settings: CampaignSettings
-  readonly adapter: NormalizedAdapter
-  readonly baseline: NormalizedAdapter | undefined
-  readonly scenario: Scenario | undefined
-  readonly mix: readonly Scenario[]
-  /**
-   * Per thread (see {@link coverageToReport}): each coverage key and the lowest run seed whose result
-   * reported it, and the highest of those seeds over every key once every key is there.
-   */
-  readonly coverage: { readonly reported: Map<string, number>; allBelow: number }
-  /**
-   * Per thread, in a guided campaign: the transitions of every seed this thread ran. A seed that
-   * reached one of none of them sends its program with its result (see {@link SeedResult.program}).
-   */
-  readonly seen: TransitionTable
-  /** Per thread, in a guided campaign: corpus programs loaded as parents and donors of mutants. */
-  readonly loaded: LoadedPrograms
-  /** Per thread: what the checkers judged and declined in the run being checked. */
-  readonly tally: DeclineTally
-  /** Per thread: each interaction (by key) and the lowest run seed whose result reported it. */
-  readonly interactions: Map<string, number>
-}
 
-/**
- * Build a unit context from the settings and the (already loaded) adapter. The scenario is the one
- * given (in this thread) or the catalog's of that name (in a worker, which only gets its name).
- */
-export function campaignContext(settings: CampaignSettings, adapterInput: Adapter, baselineInput: Adapter | undefined, scenarioGiven?: Scenario): CampaignContext {
-  const adapter = normalizeAdapter(adapterInput, settings.adapterModule ?? 'adapter')
-  const scenario = scenarioGiven ?? (settings.scenario === undefined ? undefined : settings.scenarioProgram
-    ? { name: settings.scenario, title: settings.scenario, groups: [], goals: [], program: settings.scenarioProgram.program, ...(settings.scenarioProgram.expectDeadlock ? { expectDeadlock: true } : {}) }
-    : SCENARIOS.find((s) => s.name === settings.scenario))
-  if (settings.scenario !== undefined && scenario === undefined) throw new Error(`campaign: unknown scenario ${JSON.stringify(settings.scenario)}`)
-  return {
-    settings, adapter, scenario, mix: settings.mixScenarios && settings.interactions !== 'only' ? scenarioMix(settings.arbitrary) : [],
-    coverage: { reported: new Map(), allBelow: Number.POSITIVE_INFINITY }, interactions: new Map(),
-    tally: new DeclineTally(), seen: new TransitionTable(), loaded: new LoadedPrograms(),
-    baseline: settings.baseline && baselineInput !== undefined && baselineInput !== adapterInput ? normalizeAdapter(baselineInput, 'baseline') : undefined,
-  }
-}
 
-/** One run of a seed, as the ledger needs it. */
-export interface SeedRun {
-  /**
-   * The schedule strategy of a run that violated something (its report names it); '' for any other
-   * run, whose strategy nobody reads: a unique string per run was a good share of a result's cost
-   * to send.
-   */
-  readonly strategy: string
-  readonly outcome: RunOutcome['kind']
-  /** The run's violations, after the campaign's filters (a scenario's expected deadlocks) and differential mode. */
-  readonly violations: readonly { readonly key: string; readonly message: string }[]
-  /** Violations the baseline shows too (differential mode), not counted. */
-  readonly shared: readonly { readonly key: string; readonly message: string }[]
-  /** The run's program and log, kept only when it violated something (it will be reported). */
-  readonly failing?: { readonly program: Program; readonly decisions: DecisionLog }
-  /** The run never finished (its worker was stopped): only its program is known. */
-  readonly lost?: { readonly program: Program }
-  /** Goals (by campaign name) this run reached. */
-  readonly goals: readonly string[]
-  /** What the checkers judged and declined in it (`DeclineTally.takeRun` cells); absent for a run that never finished. */
-  readonly declines?: readonly number[]
-}
 
-/** What one run seed did. */
-export interface SeedResult {
-  readonly r: number
-  /**
-   * Coverage keys of the seed's program (random-program mode) that its thread had not already
-   * reported for a lower seed (see {@link coverageToReport}).
-   */
-  readonly coverage: readonly string[]
-  /**
-   * The abstract transitions its runs went through (`guidance/state-coverage.ts`), a union over its
-   * runs, as sorted hashes (`guidance/transition-table.ts`): cheap to post from a worker.
-   */
-  readonly transitions: ArrayLike<number>
-  /**
-   * The interactions its runs exercised (`conformance/interaction/features.ts`, by key), those its
-   * thread had not already reported for a lower seed (as {@link coverage}).
-   */
-  readonly interactions?: readonly string[]
-  readonly runs: readonly SeedRun[]
-  /** Its program came from the corpus (a guided campaign's mutant): it reruns only with the seeds before it. */
-  readonly fromCorpus?: true
-  /**
-   * A guided campaign's seed whose runs reached a transition no earlier seed of its thread reached:
-   * its program, for the corpus. The ledger keeps a program whose seed reached a transition no
-   * earlier seed of the campaign reached, and a thread runs its seeds in seed order, so every seed
-   * the corpus keeps sends its program (most others do not).
-   */
-  readonly program?: StoredProgram
-}
 
-/** The schedule strategy of run seed `r` (one run), for random, pct and portfolio. */
-export function strategyForSeed(kind: Exclude<CampaignStrategy, 'dfs'>, r: number): Strategy {
-  switch (kind) {
-    case 'random': return random({ seed: r })
-    case 'pct': return pct({ seed: r, depth: 1 + (r % 3) })
-    case 'portfolio': return r % 4 === 0 ? random({ seed: r }) : pct({ seed: r, depth: r % 4 })
-  }
-}
 
-/** A goal's name in a campaign: the scenario's own, or `<scenario>: <goal>` in random-program mode. */
-export function goalName(ctx: CampaignContext, of: Scenario, goal: string): string {
-  return ctx.scenario ? goal : `${of.name}: ${goal}`
-}
+
 
 /** The violations of one run, as the campaign counts them (`declines` hears what was judged and declined). */
 export function checkCampaignRun(ctx: CampaignContext, program: Program, result: RunResult, declines: Declines = NO_DECLINES): Violation[] {
@@ -197,22 +58,7 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
   return { keys: new Set(checkCampaignRun(ctx, program, result).map((v) => v.key)), followed: strategy.steps.filter((x) => x.followed).length, picks: strategy.steps.length }
 }
 
-/**
- * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
- * drew for it (`drawn`), else a function of `r` alone.
- */
-export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario; interaction?: number } {
-  if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
-  if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
-  if (drawn?.origin === 'mutant') return { program: mutantProgram(r, drawn, ctx.settings.arbitrary, ctx.loaded) }
-  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
-}
 
-/** Whether run seed `r` runs the interaction suite (and which index of it): every seed of an interaction campaign, one in 16 of a mixed one. */
-export function interactionIndex(ctx: CampaignContext, r: number): number | undefined {
-  if (ctx.scenario || ctx.settings.interactions === 'off') return undefined
-  return ctx.settings.interactions === 'only' ? r : interactionIndexOfSeed(r)
-}
 
 /**
  * Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each
@@ -364,21 +210,6 @@ function* dfsSchedules(max: number): Generator<Strategy> {
   while (strategy.beginRun()) yield strategy
 }
 
-/** What to report about one failing run (the ledger decides which runs are reported). */
-export interface FailureToReport {
-  readonly key: string
-  /** The violation as the run found it (kept when the failure cannot be replayed). */
-  readonly message?: string
-  readonly keys: readonly string[]
-  readonly program: Program
-  readonly decisions: DecisionLog
-  readonly strategy: string
-  readonly r: number
-  /** The campaign's run count when it was found (0-based). */
-  readonly run: number
-  /** The command that reruns the original run. */
-  readonly rerun: string
-}
 
 function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
@@ -457,14 +288,4 @@ async function describeFailure(ctx: CampaignContext, f: FailureToReport): Promis
   }
 }
 
-/** The reference adapter, the default baseline. */
-export const DEFAULT_BASELINE: Adapter = REFERENCE_ADAPTER
 
-/**
- * Operation kinds a campaign may generate for an adapter: no resume, restart or crash without resume
- * support, no crash without the `crash` capability.
- */
-export function operationsFor(adapter: NormalizedAdapter): ArbitraryOptions {
-  if (adapter.supports.resume && adapter.supports.crash) return {}
-  return { operations: OPERATION_KINDS.filter((k) => k !== 'crash' && (adapter.supports.resume || (k !== 'resume' && k !== 'restart'))) }
-}
