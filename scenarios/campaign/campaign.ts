@@ -38,7 +38,7 @@ import { containsOperation } from '../../sim/program/contains-operation.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import { CampaignLedger, lostFailure } from './ledger.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
-import { campaignContext, interactionIndex, operationsFor, seedProgram } from './context.js'
+import { campaignContext, interactionIndex, operationsFor } from './context.js'
 import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } from './context.js'
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
 import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy } from './types.js'
@@ -49,7 +49,9 @@ import { ProgramShipping } from '../guidance/program-shipping.js'
 import { INTERACTION_PASSES, suiteFor } from '../interaction/seeds.js'
 
 export * from './types.js'
-export { drawForSeed, programForSeed, scenarioMix } from './draw.js'
+// drawForSeed and programForSeed (draw.ts) are not re-exported here: they load the generators
+// (fast-check), which the thread feeding a campaign's workers does not need. scenarios/index.ts has them.
+export { scenarioMix } from './scenario-seeds.js'
 export { strategyForSeed } from './context.js'
 
 /** A campaign option was out of range; the message names it. */
@@ -222,7 +224,7 @@ async function exploreTree(
         const outcome = await pools[0]!.run({ kind: 'tree', j })
         if (outcome.kind === 'error') throw outcome.error
         lost = outcome.kind === 'lost'
-        seedResult = outcome.kind === 'done' ? outcome.result as SeedResult | 'exhausted' : lostSeed(ctx, j, outcome.detail)
+        seedResult = outcome.kind === 'done' ? outcome.result as SeedResult | 'exhausted' : await lostSeed(ctx, j, outcome.detail)
       }
       if (seedResult === 'exhausted') return 'exhausted'
       const found = await takeTreeResult(ctx, ledger, seedResult, progress, pools?.[1])
@@ -266,9 +268,12 @@ function campaignPool(ctx: CampaignContext, size: number, tuning: { prefetch?: n
   })
 }
 
-/** The result of a seed (or tree schedule) whose worker was lost: its run charged as a livelock (X-RUN 2). */
-function lostSeed(ctx: CampaignContext, r: number, detail: string, drawn?: DrawnProgram): SeedResult {
-  const { program } = seedProgram(ctx, r, drawn)
+/**
+ * The result of a seed (or tree schedule) whose worker was lost: its run charged as a livelock
+ * (X-RUN 2), with its program (made here, by the seed runner, which this thread then loads).
+ */
+async function lostSeed(ctx: CampaignContext, r: number, detail: string, drawn?: DrawnProgram): Promise<SeedResult> {
+  const { program } = (await inThisThread()).seedProgram(ctx, r, drawn)
   return {
     r, coverage: [], transitions: [], ...(drawn?.origin === 'mutant' ? { fromCorpus: true as const } : {}),
     runs: [{ strategy: `seed ${r}`, outcome: 'livelock', violations: [{ key: 'X-RUN 2', message: `the run of seed ${r} never finished: ${detail}` }], shared: [], goals: [], lost: { program } }],
@@ -353,14 +358,20 @@ async function runInWorkers(
           const unit: CampaignUnit = drawn ? { kind: 'seed', r, drawn } : { kind: 'seed', r }
           // An interaction seed makes up to 128 runs (its schedules), not one: its budget is wider.
           pool.submit(unit, interactionIndex(ctx, r) === undefined ? undefined : INTERACTION_SEED_TIMEOUTS * DEFAULT_SEED_TIMEOUT_MS, (outcome) => {
-            if (settled) return
-            try {
-              arrived.set(k, outcome.kind === 'done' ? outcome.result as SeedResult : outcome.kind === 'error' ? outcome.error : lostSeed(ctx, r, outcome.detail, drawn))
-              if (k === j) take()
-            } catch (error) {
-              finish(error)
-            }
+            if (outcome.kind === 'lost') void lostSeed(ctx, r, outcome.detail, drawn).then((result) => arrive(k, result), finish)
+            else arrive(k, outcome.kind === 'done' ? outcome.result as SeedResult : outcome.error)
           }, finish)
+        }
+      }
+      // Seed k's result (or the error that ends the campaign) is here: take it, and the seeds after
+      // it that came first, when it is the next in seed order.
+      const arrive = (k: number, result: SeedResult | Error): void => {
+        if (settled) return
+        try {
+          arrived.set(k, result)
+          if (k === j) take()
+        } catch (error) {
+          finish(error)
         }
       }
       // Take every seed that has arrived in order, refilling the window after each.

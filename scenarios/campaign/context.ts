@@ -1,7 +1,7 @@
 /**
  * What every unit of a campaign shares, and what a unit's result is: the settings, the context built
  * from them once per thread, the results the ledger takes, and the choices that are functions of a
- * seed alone (its program, its strategy, whether it runs the interaction suite). Apart from
+ * seed alone (its strategy, whether it runs the interaction suite; its program is `seed.ts`'s). Apart from
  * `seed.ts`, which runs seeds: the thread that feeds a campaign's workers needs these, not the
  * simulator or the checkers (loading them was a good share of its start-up).
  * @module
@@ -16,14 +16,14 @@ import { OPERATION_KINDS } from '../../sim/program/program.js'
 import { pct, random } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
-import { drawForSeed, scenarioMix } from './draw.js'
+import { scenarioMix } from './scenario-seeds.js'
 import type { CampaignStrategy } from './types.js'
 import { SCENARIOS } from '../catalog/catalog.js'
 import type { Scenario } from '../catalog/scenario.js'
-import { LoadedPrograms, mutantProgram } from '../guidance/guided-draw.js'
+import { LoadedPrograms } from '../guidance/guided-draw.js'
 import type { DrawnProgram, StoredProgram } from '../guidance/guided-draw.js'
 import { TransitionTable } from '../guidance/transition-table.js'
-import { interactionIndexOfSeed, interactionRun } from '../interaction/seeds.js'
+import { interactionIndexOfSeed } from '../interaction/seeds.js'
 
 /** The settings every unit of a campaign shares (structured-cloneable: it crosses into workers). */
 export interface CampaignSettings {
@@ -167,17 +167,6 @@ export function strategyForSeed(kind: Exclude<CampaignStrategy, 'dfs'>, r: numbe
 /** A goal's name in a campaign: the scenario's own, or `<scenario>: <goal>` in random-program mode. */
 export function goalName(ctx: CampaignContext, of: Scenario, goal: string): string {
   return ctx.scenario ? goal : `${of.name}: ${goal}`
-}
-
-/**
- * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
- * drew for it (`drawn`), else a function of `r` alone.
- */
-export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario; interaction?: number } {
-  if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
-  if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
-  if (drawn?.origin === 'mutant') return { program: mutantProgram(r, drawn, ctx.settings.arbitrary, ctx.loaded) }
-  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
 }
 
 /** Whether run seed `r` runs the interaction suite (and which index of it): every seed of an interaction campaign, one in 16 of a mixed one. */

@@ -4,26 +4,16 @@
  */
 import fc from 'fast-check'
 import type { Program } from '../../sim/program/program.js'
-import { OPERATION_KINDS } from '../../sim/program/program.js'
-import { containsOperation } from '../../sim/program/contains-operation.js'
 import { programArbitrary } from '../arbitraries/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { swarmOptionsArbitrary } from '../arbitraries/swarm.js'
-import { SCENARIOS } from '../catalog/catalog.js'
 import type { Scenario } from '../catalog/scenario.js'
+import { scenarioMix, scenarioOfSeed } from './scenario-seeds.js'
+
+export { scenarioMix, scenarioOfSeed }
 
 /** The options of a caller that gives none (one object, so its arbitraries are built once). */
 const NO_OPTIONS: ArbitraryOptions = Object.freeze({})
-
-/**
- * The named scenarios a random-program campaign mixes in: those whose operations `options`
- * allows and that do not expect a deadlock of their own.
- */
-export function scenarioMix(options: ArbitraryOptions = {}): readonly Scenario[] {
-  const allowed = new Set<string>(options.operations ?? OPERATION_KINDS)
-  const banned = OPERATION_KINDS.filter((k) => !allowed.has(k))
-  return SCENARIOS.filter((s) => !s.expectDeadlock && !banned.some((k) => containsOperation(s.program, k)))
-}
 
 /**
  * The program of run seed `r` in random-program mode, a function of `r` alone. Seeds come in
@@ -46,12 +36,6 @@ export function drawForSeed(r: number, options: ArbitraryOptions = NO_OPTIONS, m
   const swarm = Math.floor(r / 4) % 4 === 2
   const [program] = fc.sample(arbitrariesFor(options)[swarm ? 'swarm' : 'full'], { seed: r, numRuns: 1 })
   return { program: { ...program!, name: `${swarm ? 'swarm' : 'random'} ${r}` } }
-}
-
-/** The named scenario run seed `r` runs (see {@link programForSeed}), if it is a scenario seed. */
-export function scenarioOfSeed(r: number, mix: readonly Scenario[]): Scenario | undefined {
-  const block = Math.floor(r / 4)
-  return block % 4 === 3 && mix.length > 0 ? mix[Math.floor(block / 4) % mix.length] : undefined
 }
 
 /**

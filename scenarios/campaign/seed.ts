@@ -31,7 +31,9 @@ import { buildTimeline } from '../../sim/trace/timeline.js'
 import { renderLanes } from '../../sim/trace/timeline-text.js'
 import { inScope, interactionKey, interactionsOf } from '../../conformance/interaction/features.js'
 import { interactionRun } from '../interaction/seeds.js'
-import { goalName, interactionIndex, seedProgram, strategyForSeed } from './context.js'
+import { goalName, interactionIndex, strategyForSeed } from './context.js'
+import { drawForSeed } from './draw.js'
+import { mutantProgram } from '../guidance/mutant.js'
 import type { CampaignContext, FailureToReport, SeedResult, SeedRun } from './context.js'
 
 export * from './context.js'
@@ -59,6 +61,17 @@ export async function onBaseline(ctx: CampaignContext, program: Program, decisio
 }
 
 
+
+/**
+ * The program of run seed `r` and the scenario it came from (if any): the one a guided campaign
+ * drew for it (`drawn`), else a function of `r` alone.
+ */
+export function seedProgram(ctx: CampaignContext, r: number, drawn?: DrawnProgram): { program: Program; scenario?: Scenario; interaction?: number } {
+  if (ctx.scenario) return { program: ctx.scenario.program, scenario: ctx.scenario }
+  if (ctx.settings.interactions === 'only') return { program: interactionRun(r, ctx.settings.arbitrary).entry.program, interaction: r }
+  if (drawn?.origin === 'mutant') return { program: mutantProgram(r, drawn, ctx.settings.arbitrary, ctx.loaded) }
+  return drawForSeed(r, ctx.settings.arbitrary, ctx.mix)
+}
 
 /**
  * Run seed `r`: its program (`drawn` by a guided campaign, else its own) under its schedule(s), each

@@ -17,7 +17,7 @@
  */
 import type { Program } from '../../sim/program/program.js'
 import type { Rng } from '../../sim/streams.js'
-import { operationSlots } from './mutate.js'
+import { operationSlots } from './op-slots.js'
 import { GrowthCurve } from './growth-curve.js'
 import type { GrowthPoint } from './growth-curve.js'
 import { TransitionTable } from './transition-table.js'

@@ -18,7 +18,7 @@
  *
  * The feeding thread only decides: it draws which entry is the parent and which are the donors,
  * and the seed of the mutation's stream, and sends them with the seed ({@link DrawnProgram}). The
- * thread that runs the seed makes the mutant ({@link mutantProgram}), or draws the seed's own
+ * thread that runs the seed makes the mutant (`mutantProgram`, `mutant.ts`), or draws the seed's own
  * program (a named scenario or a fresh one: `drawForSeed(r)`). The corpus holds its programs
  * serialized ({@link StoredProgram}): they cross between threads as bytes, and the feeding thread
  * never builds, copies or traces a program (drawing and mutating programs there made it the
@@ -27,13 +27,12 @@
  */
 import { deserialize, serialize } from 'node:v8'
 import type { Program } from '../../sim/program/program.js'
-import { createRng, rngFromSplit } from '../../sim/streams.js'
+import { createRng } from '../../sim/streams.js'
 import type { SplitState } from '../../sim/streams.js'
-import type { ArbitraryOptions } from '../arbitraries/index.js'
-import { scenarioOfSeed } from '../campaign/draw.js'
+import { scenarioOfSeed } from '../campaign/scenario-seeds.js'
 import type { Scenario } from '../catalog/scenario.js'
 import type { Corpus } from './corpus.js'
-import { mutateProgram, operationSlots } from './mutate.js'
+import { operationSlots } from './op-slots.js'
 
 /** Seeds between the corpus a program is drawn from and the program's seed (see the module doc). */
 export const GUIDANCE_LAG = 32
@@ -129,12 +128,6 @@ export class LoadedPrograms {
     this.#programs.set(r, program)
     return program
   }
-}
-
-/** The mutant a seed drew (see {@link drawGuided}), made with the campaign's generator options. */
-export function mutantProgram(r: number, drawn: Extract<DrawnProgram, { origin: 'mutant' }>, arbitrary: ArbitraryOptions, loaded = new LoadedPrograms()): Program {
-  const { program } = mutateProgram(loaded.get(drawn.parent), rngFromSplit(drawn.split), { arbitrary, donors: drawn.donors.map((d) => () => loaded.get(d)) })
-  return { ...program, name: `guided ${r} from ${drawn.parent.r}` }
 }
 
 /** The queue of drawn programs, by seed index. */

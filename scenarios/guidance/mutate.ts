@@ -21,7 +21,7 @@ import fc from 'fast-check'
 import type { Arbitrary } from 'fast-check'
 import type { EventName } from '../../core/contract.js'
 import { EVENT_NAMES } from '../../core/contract.js'
-import type { Action, ActorSpec, ListenerSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
+import type { ActorSpec, ListenerSpec, Operation, Program, SetupSpec } from '../../sim/program/program.js'
 import { validateProgramShape } from '../../sim/program/program.js'
 import { resolveReferences } from '../../sim/program/resolve-references.js'
 import type { Rng } from '../../sim/streams.js'
@@ -29,6 +29,9 @@ import {
   DEFAULT_ARBITRARY_OPTIONS, listenerArbitrary, loadArbitrary, mintingArbitrary, modelStepArbitrary, operationArbitrary, preparationArbitrary, setupArbitrary,
 } from '../arbitraries/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
+import { OpSlot, operationSlots } from './op-slots.js'
+
+export { operationSlots }
 
 /** Events whose dispatch a reentrant operation is most often moved into (publication, teardown, inbox, status). */
 export const REENTRANT_EVENTS: readonly EventName[] = [
@@ -97,70 +100,6 @@ function weighted<T extends string>(rng: Rng, weights: Readonly<Record<T, number
     if (x < 0) return k
   }
   return names[names.length - 1]
-}
-
-/**
- * A slot holding an operation somewhere in the program (an actor's list or a nested site): the
- * object or array that holds it and under which key. A class, not a pair of closures per slot:
- * slots are listed for every mutation, and code created per call is compiled again after each
- * full GC once no closure of it is left.
- */
-class OpSlot {
-  constructor(private readonly holder: Record<string | number, unknown>, private readonly key: string | number) {}
-
-  get(): Operation {
-    return this.holder[this.key] as Operation
-  }
-
-  set(op: Operation): void {
-    this.holder[this.key] = op
-  }
-}
-
-/** Every operation of the program, top-level and nested, as slots. */
-export function operationSlots(program: Program): OpSlot[] {
-  const slots: OpSlot[] = []
-  for (const actor of program.actors) {
-    const ops = actor.ops
-    for (let i = 0; i < ops.length; i++) {
-      slots.push(new OpSlot(ops as unknown as Record<number, unknown>, i))
-      visitOp(ops[i]!, slots)
-    }
-  }
-  const env = program.env
-  if (env?.listeners) for (const l of env.listeners) visitAction(l.action, slots)
-  if (env?.effects) for (const e of env.effects) visitAction(e.disposer, slots)
-  if (env?.minting) for (const m of env.minting) visitAction(m.action, slots)
-  for (const steps of Object.values(env?.model ?? {})) {
-    for (const step of steps) {
-      if (step.reply === 'tool' && step.op) {
-        slots.push(new OpSlot(step as unknown as Record<string, unknown>, 'op'))
-        visitOp(step.op, slots)
-      }
-    }
-  }
-  return slots
-}
-
-function visitAction(a: Action, slots: OpSlot[]): void {
-  if (a.do === 'op') {
-    slots.push(new OpSlot(a as unknown as Record<string, unknown>, 'op'))
-    visitOp(a.op, slots)
-  }
-}
-
-function visitSetup(s: SetupSpec | undefined, slots: OpSlot[]): void {
-  if (!s) return
-  if (s.commitOp) {
-    slots.push(new OpSlot(s as unknown as Record<string, unknown>, 'commitOp'))
-    visitOp(s.commitOp, slots)
-  }
-  if (s.effects) for (const e of s.effects) visitAction(e.disposer, slots)
-  if (s.listeners) for (const l of s.listeners) visitAction(l.action, slots)
-}
-
-function visitOp(op: Operation, slots: OpSlot[]): void {
-  if (op.op === 'create' || op.op === 'resume') visitSetup(op.setup, slots)
 }
 
 /** Every listener list of the program (the environment's and each setup's), created on demand for the environment. */
