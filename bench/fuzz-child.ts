@@ -105,7 +105,10 @@ export async function measuredChild(o: { readonly node?: string; readonly argv: 
     const wallMs = performance.now() - started
     if (!existsSync(cpuFile)) throw new Error(`node ${o.argv.join(' ')} exited with ${String(code)} before reporting its CPU time:\n${stderr}`)
     const cpu = JSON.parse(readFileSync(cpuFile, 'utf8')) as CpuReport
-    return { code, stdout, stderr, wallMs, cpuMs: cpu.cpuMs, maxRssMB: cpu.maxRssMB, ...(ticks.size > 0 ? { threads: threadSplit(pid, ticks, o.workers ?? 0) } : {}) }
+    const sampled = ticks.size > 0 ? threadSplit(pid, ticks, o.workers ?? 0) : undefined
+    // The main thread's CPU as it read it at exit, when it could: the last 100 ms poll misses its end.
+    const threads = sampled && cpu.mainThreadMs !== undefined ? { ...sampled, mainMs: cpu.mainThreadMs } : sampled
+    return { code, stdout, stderr, wallMs, cpuMs: cpu.cpuMs, maxRssMB: cpu.maxRssMB, ...(threads ? { threads } : {}) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
