@@ -6,6 +6,7 @@
  * @module
  */
 import { readFileSync, writeFileSync } from 'node:fs'
+import { statTicks, USER_HZ } from './proc-stat.js'
 
 const file = process.env.DSH_BENCH_CPU_REPORT
 // Captured now: a run in this thread may install a virtual clock that fakes `performance`.
@@ -28,10 +29,7 @@ export interface CpuReport {
 /** The main thread's utime + stime in ms, or undefined off Linux. */
 function mainThreadMs(): number | undefined {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
-    // Fields after the command name (which may contain spaces), 1-based from field 3: utime is 14, stime 15.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100
+    return (statTicks(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')) * 1000) / USER_HZ
   } catch {
     return undefined
   }

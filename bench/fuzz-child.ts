@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { CpuReport } from './cpu-report.js'
+import { statTicks, USER_HZ } from './proc-stat.js'
 
 /** The kit's checkout (this file lives in dist/bench/ once built). */
 export const KIT_ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -139,9 +140,6 @@ export async function fuzzChild(options: FuzzChildOptions): Promise<FuzzChildRes
   }
 }
 
-/** Clock ticks per second of `/proc/<pid>/task/<tid>/stat` (USER_HZ: 100 on every Linux Node runs on). */
-const USER_HZ = 100
-
 /** Add each thread's utime + stime (ticks) to `into` (keyed by tid; the main thread's tid is the pid). */
 function sampleThreads(pid: number, into: Map<number, number>): void {
   let tids: string[]
@@ -152,10 +150,8 @@ function sampleThreads(pid: number, into: Map<number, number>): void {
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      // Fields after the command name (which may contain spaces), 1-based from field 3: utime is 14, stime 15.
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      into.set(Number(tid), Math.max(into.get(Number(tid)) ?? 0, Number(rest[11]) + Number(rest[12])))
+      const ticks = statTicks(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))
+      into.set(Number(tid), Math.max(into.get(Number(tid)) ?? 0, ticks))
     } catch {
       // The thread ended between the listing and the read.
     }

@@ -164,8 +164,8 @@ export class InteractionScope {
   readonly #combinations = new Map<number, ReadonlySet<string>>()
   readonly #codes = new Map<number, ReadonlyMap<number, string>>()
   readonly #feasibleCodes = new Map<number, ReadonlySet<number>>()
-  readonly #feasibleMasks = new Map<number, Uint8Array>()
-  readonly #feasibleCounts = new Map<number, number>()
+  /** Per strength: {@link feasibleMask}, and how many of its codes are feasible. */
+  readonly #feasibleMasks = new Map<number, { readonly mask: Uint8Array; readonly count: number }>()
   readonly #tuples: Int32Array
   readonly triggers: readonly string[]
   readonly actions: readonly string[]
@@ -225,9 +225,18 @@ export class InteractionScope {
    * coverage marks and tests codes against it in the thread that feeds the workers.
    */
   feasibleMask(t: number): Uint8Array {
-    let mask = this.#feasibleMasks.get(t)
-    if (mask === undefined) {
-      mask = new Uint8Array(codeSpace(t))
+    return this.#feasible(t).mask
+  }
+
+  /** How many combinations at strength `t` are feasible. */
+  feasibleCount(t: number): number {
+    return this.#feasible(t).count
+  }
+
+  #feasible(t: number): { readonly mask: Uint8Array; readonly count: number } {
+    let feasible = this.#feasibleMasks.get(t)
+    if (feasible === undefined) {
+      const mask = new Uint8Array(codeSpace(t))
       const layout = layoutOf(t)
       const codes = new Int32Array(layout.choices.length)
       const tuples = this.#tuples
@@ -235,18 +244,10 @@ export class InteractionScope {
         codesInto(tuples, at, layout, codes)
         for (let c = 0; c < codes.length; c++) if (codes[c]! >= 0) mask[codes[c]!] = 1
       }
-      this.#feasibleMasks.set(t, mask)
-      this.#feasibleCounts.set(t, mask.reduce((n, x) => n + x, 0))
+      this.#feasibleMasks.set(t, (feasible = { mask, count: mask.reduce((n, x) => n + x, 0) }))
     }
-    return mask
+    return feasible
   }
-
-  /** How many combinations at strength `t` are feasible. */
-  feasibleCount(t: number): number {
-    this.feasibleMask(t)
-    return this.#feasibleCounts.get(t)!
-  }
-
 
   /** The feasible combinations at strength `t`, by code ({@link combinationCodesOf}), each with its key. */
   codes(t: number): ReadonlyMap<number, string> {

@@ -217,7 +217,7 @@ export class WorkerPool<U, R> {
     if (this.#initError) return failed(this.#initError)
     this.#queue.push({ id: this.#nextId++, unit, timeoutMs: timeoutMs ?? this.#options.unitTimeoutMs, resolve: done, reject: failed })
     // Units asked for in one turn of this thread's event loop reach a worker in one message: a
-    // campaign taking a batch of results refills its window one seed per result, in microtasks.
+    // campaign taking a batch of results refills its window one seed per result.
     if (this.#dispatchQueued) return
     this.#dispatchQueued = true
     realSetImmediate(() => {
