@@ -108,6 +108,8 @@ async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & Poo
   }
   let run
   let shrunk = new Map<string, Failure>()
+  /** The workers stopping, while the report is built (their exit takes a few tens of milliseconds). */
+  let closing: Promise<void> | undefined
   // Shrink unless stopped by a signal or a deadline (a fail-fast stop still reports its one failure shrunk).
   const toShrink = (verdicts: readonly (UnitVerdict | undefined)[]): ShrinkUnit[] => {
     const units = options.shrink === false || stopReason !== undefined ? [] : shrinkUnits(plan, verdicts)
@@ -142,16 +144,22 @@ async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & Poo
         if (outcome.kind === 'lost') return lostShrinkVerdict(firstFailure(found, unit.key), unit, outcome.reason, outcome.detail)
         throw outcome.error
       }, { concurrency: workers, shouldStop: stopShrinking })
-    } finally {
+    } catch (error) {
       await pool.close()
+      throw error
     }
+    closing = pool.close()
   }
   const incomplete = run.stopped && stopReason !== undefined ? stopReason : undefined
-  return buildReport(adapter, plan, run.verdicts, shrunk, {
-    durationMs: Math.round(performance.now() - started), ran: run.ran,
-    ...(incomplete ? { incomplete } : {}),
-    ...(options.adapterModule ? { module: options.adapterModule } : {}),
-  })
+  try {
+    return buildReport(adapter, plan, run.verdicts, shrunk, {
+      durationMs: Math.round(performance.now() - started), ran: run.ran,
+      ...(incomplete ? { incomplete } : {}),
+      ...(options.adapterModule ? { module: options.adapterModule } : {}),
+    })
+  } finally {
+    await closing
+  }
 }
 
 

@@ -11,6 +11,7 @@ import { caseTarget, runGuardedCase } from './case-runner.js'
 import { caseTitle } from '../cases/index.js'
 import type { DirectedCase } from '../cases/index.js'
 import type { Program } from '../../sim/program/program.js'
+import { validateProgram } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
@@ -57,6 +58,19 @@ export interface UnitVerdict {
 
 /** This thread's tally of what the checkers judged and declined in the run being checked. */
 const tally = new DeclineTally()
+
+/**
+ * The programs this thread has validated: a directed program runs under every schedule of the
+ * profile and an interaction program under every schedule of its mode, and is validated once.
+ */
+const validated = new WeakSet<Program>()
+
+/** Validate `program` unless this thread already has (it throws a `ProgramError` every time it is invalid). */
+function validateOnce(program: Program): void {
+  if (validated.has(program)) return
+  validateProgram(program)
+  validated.add(program)
+}
 
 /** Everything a unit needs besides the unit itself. */
 export interface UnitEnv {
@@ -118,7 +132,8 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
   const k = unit.k
   const strategy = strategyFor(k, env.plan.seed)
   strategy.beginRun()
-  const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+  validateOnce(program)
+  const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory, validated: true }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
   if (settled.kind === 'rejected') throw settled.error // the kit's own failure (a harness error), not the adapter's
   if (settled.kind === 'hang') {
     return { kind: 'run', hungMs: settled.afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
@@ -149,9 +164,10 @@ async function runInteraction(env: UnitEnv, unit: Extract<CertifyUnit, { kind: '
   const interactions = new Set<string>()
   const declines: number[][] = []
   let runs = 0
+  validateOnce(program!)
   for (const strategy of interactionSchedules()) {
     runs++
-    const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+    const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory, validated: true }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
     if (settled.kind === 'rejected' && settled.error instanceof DfsNondeterminismError) {
       // The same program on the same schedule prefix offered other choices: the code under test is
       // not deterministic (state kept across runs), and the exploration cannot go on.
