@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { KIT_ROOT } from './adapter-loader.js'
+import { KIT_ROOT } from '../conformance/adapters/kit-root.js'
 
 /** The `version` of the kit's package.json. */
 export function kitVersion(): string {

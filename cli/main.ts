@@ -9,9 +9,9 @@
  */
 // First: V8's tiering is set before the kit's modules run.
 import './v8-tuning.js'
-import { AdapterError } from '../conformance/adapters/adapter.js'
-import { ProgramError } from '../sim/program/program.js'
-import { RunFileError } from '../sim/trace/run-file.js'
+// Only what every command needs is imported here: the workers of a certification start once its
+// command module has read the options, and everything imported here delays them.
+import { AdapterError } from '../conformance/adapters/adapter-error.js'
 import { crashText } from '../sim/trace/bounded-text.js'
 import { InputError, OutputError, UsageError } from './errors.js'
 import { EXIT } from './exit-codes.js'
@@ -58,14 +58,16 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await run(rest)
   } catch (error) {
-    return report(error)
+    return await report(error)
   }
 }
 
 /** One line for what went wrong, and its exit code. */
-function report(error: unknown): number {
+async function report(error: unknown): Promise<number> {
   const line = (message: string): void => console.error(`dsh-kit: ${message}`)
   if (error instanceof UsageError) return line(error.message), EXIT.usage
+  // (loaded here, not at start-up: the command that threw them has loaded them already)
+  const [{ ProgramError }, { RunFileError }] = await Promise.all([import('../sim/program/program.js'), import('../sim/trace/run-file.js')])
   if (error instanceof InputError || error instanceof RunFileError || error instanceof ProgramError) return line(error.message), EXIT.input
   if (error instanceof OutputError) return line(error.message), EXIT.output
   if (error instanceof AdapterError || (error instanceof Error && error.name === 'AdapterError')) return line(error.message), EXIT.adapter
@@ -124,4 +126,4 @@ installInterruptHandlers((code) => {
   verdict = code
   process.exit(code)
 })
-main(process.argv.slice(2)).then((code) => exitWith(code), (error: unknown) => exitWith(report(error)))
+main(process.argv.slice(2)).then((code) => exitWith(code), async (error: unknown) => exitWith(await report(error)))

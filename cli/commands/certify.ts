@@ -5,7 +5,6 @@
  * suite left for after (about a quarter of a second of a quick certification).
  * @module
  */
-import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import { DEFAULT_PROBE_TIMEOUT_MS, describeAdapter } from '../../conformance/adapters/watched-adapter.js'
 import { startCertifyPool } from '../../conformance/certify/certify-pool.js'
 import type { Profile } from '../../conformance/certify/plan.js'
@@ -13,7 +12,6 @@ import type { CertifyOptions } from '../../conformance/certify/report.js'
 import { UsageError } from '../errors.js'
 import { intOption, onlyOption, parseDuration, parseOptions, workersOption, writableDir, writableFile } from '../options.js'
 import { reporterOptions } from '../reporters/index.js'
-import { readBaselineFile } from '../baseline-file.js'
 
 export async function certifyCommand(args: string[]): Promise<number> {
   const { values } = parseOptions('certify', args, {
@@ -36,11 +34,11 @@ export async function certifyCommand(args: string[]): Promise<number> {
   if (values.html !== undefined) writableFile('--html', values.html)
   if (values.badge !== undefined) writableFile('--badge', values.badge)
   if (values['write-baseline'] !== undefined) writableFile('--write-baseline', values['write-baseline'])
-  const baseline = values.baseline === undefined ? undefined : readBaselineFile(values.baseline)
-  // The adapter's module is loaded and probed only in a watched worker (never in this thread).
-  const adapter = values.adapter === undefined ? REFERENCE_ADAPTER
+  const baseline = values.baseline === undefined ? undefined : (await import('../baseline-file.js')).readBaselineFile(values.baseline)
+  // The adapter's module is loaded and probed only in a watched worker (never in this thread). The
+  // reference is loaded with the suite, after the workers start.
+  const adapter = values.adapter === undefined ? undefined
     : await describeAdapter(values.adapter, { probe: true, probeTimeoutMs: Math.max(unitTimeoutMs ?? 0, DEFAULT_PROBE_TIMEOUT_MS) })
-  process.stderr.write(`certifying ${adapter.name}@${adapter.version} (${profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
   const options: CertifyOptions & { readonly workers: number } = {
     profile, workers, failFast: values['fail-fast'], shrink: !values['no-shrink'],
     ...(values.adapter ? { adapterModule: values.adapter, probed: true } : {}),
@@ -51,14 +49,17 @@ export async function certifyCommand(args: string[]): Promise<number> {
   }
   const pool = startCertifyPool(workers, options)
   let run: typeof import('./certify-run.js')
+  let reference: typeof import('../../conformance/adapters/adapter.js')['REFERENCE_ADAPTER']
   try {
-    run = await import('./certify-run.js')
+    [run, { REFERENCE_ADAPTER: reference }] = await Promise.all([import('./certify-run.js'), import('../../conformance/adapters/adapter.js')])
   } catch (error) {
     await pool.pool.close()
     throw error
   }
+  const certified = adapter ?? reference
+  process.stderr.write(`certifying ${certified.name}@${certified.version} (${profile}, ${workers} worker${workers === 1 ? '' : 's'})\n`)
   return run.runCertification({
-    adapter, options, pool, deadlineMs, reporters, baseline,
+    adapter: certified, options, pool, deadlineMs, reporters, baseline,
     values: { adapter: values.adapter, timeout: values.timeout, timelines: values.timelines, baseline: values.baseline, writeBaseline: values['write-baseline'], html: values.html, badge: values.badge },
   })
 }

@@ -4,19 +4,14 @@
  * @module
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { dirname, extname, join, relative, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { extname, join, relative, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { AdapterError, normalizeAdapter } from './adapter.js'
 import type { Adapter } from './adapter.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
+import { KIT_ROOT } from './kit-root.js'
 
-/** The kit's package root (this file is `dist/conformance/adapters/adapter-loader.js` or `conformance/adapters/adapter-loader.ts`). */
-export const KIT_ROOT = (() => {
-  // Two folders up from the sources, three from `dist/`: the first ancestor with a package.json.
-  let dir = dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir)
-  return dir
-})()
+export { KIT_ROOT }
 
 /** Candidate files for a module path: as given, compiled (`dist/…js`) for the kit's own TS files, directories. */
 function candidates(spec: string, base = process.cwd()): string[] {

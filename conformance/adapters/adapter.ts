@@ -13,6 +13,7 @@ import { CAPABILITY_NAMES } from './capabilities.js'
 import type { Capabilities } from './capabilities.js'
 import type { ContextImpl } from '../../core/scope/context.js'
 import { stringText } from '../../sim/trace/bounded-text.js'
+import { AdapterError } from './adapter-error.js'
 
 /**
  * Optional behaviours an implementation may or may not have, and the optional capabilities of its
@@ -91,10 +92,7 @@ export interface NormalizedAdapter extends Adapter {
   readonly processFactory: ProcessFactory
 }
 
-/** An adapter failed validation; the message says what was wrong and how to fix it. */
-export class AdapterError extends Error {
-  override readonly name = 'AdapterError'
-}
+export { AdapterError }
 
 /** Check an adapter's shape and fill in defaults; throws {@link AdapterError} naming what is wrong. */
 export function normalizeAdapter(value: unknown, source = 'adapter'): NormalizedAdapter {

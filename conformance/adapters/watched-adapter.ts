@@ -8,7 +8,7 @@
  * @module
  */
 import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
-import { AdapterError } from './adapter.js'
+import { AdapterError } from './adapter-error.js'
 import type { Adapter } from './adapter.js'
 import type { AdapterDescription, AdapterUnit, AdapterUnitResult, AdapterWorkerInit } from './adapter-worker.js'
 import type { ReplayedRun, ReplayRequest } from './replay-run.js'
