@@ -83,7 +83,8 @@ export async function runCertification({ adapter, options, pool, deadlineMs, rep
   let report: Report
   try {
     report = await certify(adapter, {
-      ...options, pool, onProgress: progressPrinter(),
+      // (the process ends once the certificate is out: its workers' threads need not have exited)
+      ...options, pool, awaitWorkerExit: false, onProgress: progressPrinter(),
       shouldStop: () => {
         const signal = interrupted()
         if (signal) return `interrupted by ${signal}`

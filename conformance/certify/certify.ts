@@ -17,7 +17,7 @@ import { AdapterError, normalizeAdapter, REFERENCE_ADAPTER } from '../adapters/a
 import { probeInstall } from '../adapters/probe.js'
 import type { Adapter, NormalizedAdapter, Supports } from '../adapters/adapter.js'
 import { adapterOperations, CertifyOptionError, DEFAULT_UNIT_TIMEOUT_MS, planCertify, PROFILES } from './plan.js'
-import { InteractionCoverage, interactionScope } from '../interaction/scope.js'
+import { interactionScope } from '../interaction/scope.js'
 import type { CertifyPlan, CertifyUnit, Profile } from './plan.js'
 import { clauseKey, lostVerdict, runCertifyUnit, strategyFor } from './unit.js'
 import type { UnitEnv, UnitVerdict } from './unit.js'
@@ -26,7 +26,8 @@ import type { CertifyOptions, CheckedBy, ClauseResult, Failure, FailureShrink, R
 import { certifyOutDir, certifyWorkerInit, startCertifyPool, UNITS_AHEAD } from './certify-pool.js'
 import type { CertifyPool } from './certify-pool.js'
 import type { ShrinkUnit } from './shrink.js'
-import { CHECKED_CLAUSES, DeclineCounts, unjudged } from '../checkers/index.js'
+import { CHECKED_CLAUSES, unjudged } from '../checkers/index.js'
+import { VerdictTally } from './verdict-tally.js'
 import type { ClauseDeclines } from '../checkers/index.js'
 import { CLAUSES } from '../clauses/clauses.js'
 import { applyGate } from './gate.js'
@@ -60,6 +61,12 @@ export interface PooledOptions {
    * same `workers` and options): they load while this thread loads the suite. `certify` closes them.
    */
   readonly pool?: CertifyPool
+  /**
+   * Whether `certify` waits for its workers' threads to exit before it returns (default true). A
+   * process that exits once it has printed the certificate need not: the threads are already told
+   * to stop, and their exit takes a few tens of milliseconds the user would wait for.
+   */
+  readonly awaitWorkerExit?: boolean
 }
 
 /** Certify an adapter: every clause's verdict, with a replayable counterexample per failure. */
@@ -68,8 +75,14 @@ export async function certify(adapterInput: Adapter, options: CertifyOptions & P
     return await certifyUnits(adapterInput, options)
   } finally {
     // (given workers are closed however the certification ends, a bad option included)
-    await options.pool?.pool.close()
+    await workersExit(options.pool?.pool.close(), options)
   }
+}
+
+/** Wait for closing workers to exit, unless the caller said not to (then a failure to close is not reported). */
+async function workersExit(closing: Promise<void> | undefined, options: PooledOptions): Promise<void> {
+  if (options.awaitWorkerExit !== false) await closing
+  else void closing?.catch(() => undefined)
 }
 
 async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & PooledOptions): Promise<Report> {
@@ -99,7 +112,9 @@ async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & Poo
   }
   // With `only`, a run's violations of other clauses are not reported, so they must not stop it either.
   const reported = (key: string): boolean => !plan.only || key.startsWith('X-RUN ') || plan.only.includes(Number(/\d+$/.exec(key)?.[0]))
+  const tally = new VerdictTally(() => interactionScope({ operations: adapterOperations(adapter) }))
   const onVerdict = (_: number, verdict: UnitVerdict): void => {
+    tally.add(verdict)
     // Hangs seen at once (the event loop went idle) cost nothing; those a watchdog had to wait out do,
     // and so does every unit whose worker was stopped and replaced (a crash or memory, however quick).
     if ((verdict.hungMs ?? 0) >= COSTLY_HANG_MS || verdict.lost !== undefined) lost++
@@ -152,13 +167,13 @@ async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & Poo
   }
   const incomplete = run.stopped && stopReason !== undefined ? stopReason : undefined
   try {
-    return buildReport(adapter, plan, run.verdicts, shrunk, {
+    return buildReport(adapter, plan, run.verdicts, tally, shrunk, {
       durationMs: Math.round(performance.now() - started), ran: run.ran,
       ...(incomplete ? { incomplete } : {}),
       ...(options.adapterModule ? { module: options.adapterModule } : {}),
     })
   } finally {
-    await closing
+    await workersExit(closing, options)
   }
 }
 
@@ -169,34 +184,19 @@ function firstFailure(verdicts: readonly (UnitVerdict | undefined)[], key: strin
   return undefined
 }
 
-/** Merge unit verdicts (by unit index) into the certificate; `shrunk` replaces a clause's failure by its shrink. */
+/**
+ * Merge unit verdicts (by unit index) and their counts (`tally`, taken as they arrived) into the
+ * certificate; `shrunk` replaces a clause's failure by its shrink.
+ */
 function buildReport(
-  adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[], shrunk: ReadonlyMap<string, Failure>,
+  adapter: NormalizedAdapter, plan: CertifyPlan, verdicts: readonly (UnitVerdict | undefined)[], tally: VerdictTally, shrunk: ReadonlyMap<string, Failure>,
   meta: { durationMs: number; ran: number; incomplete?: string; module?: string },
 ): Report {
   const failures = new Map<string, Failure>()
   const caseFailures = new Map<string, Failure>()
-  const byCase = new Set<number>()
-  const checks = new Map<number, number>()
-  const count = (clause: number): void => { checks.set(clause, (checks.get(clause) ?? 0) + 1) }
-  const declines = new DeclineCounts()
-  let runs = 0
-  let cases = 0
-  const interactions = new InteractionCoverage(interactionScope({ operations: adapterOperations(adapter) }))
+  const { byCase, checks, declines, runs, cases } = tally
   for (const verdict of verdicts) {
     if (verdict === undefined || verdict.kind === 'skipped') continue
-    if (verdict.kind === 'case') {
-      cases++
-      count(verdict.clause!)
-      byCase.add(verdict.clause!)
-    } else {
-      const n = verdict.runs ?? 1
-      runs += n
-      for (const clause of CHECKED_CLAUSES) checks.set(clause, (checks.get(clause) ?? 0) + n)
-      if (verdict.interactions) interactions.add(verdict.interactions)
-      // (a run the watchdog stopped was not checked: it counts no judgement)
-      for (const cells of verdict.declines ?? []) declines.addRun(cells)
-    }
     for (const f of verdict.failures) {
       if (verdict.kind === 'case' && !caseFailures.has(f.key)) caseFailures.set(f.key, f.failure)
       // A simulated counterexample replaces a case's as the clause's failure (it replays and shrinks).
@@ -245,7 +245,7 @@ function buildReport(
     units: { planned: plan.units.length, ran: meta.ran },
     passed: failing.length === 0 && complete,
     failing,
-    ...(runs > 0 ? { interactionCoverage: interactions.levels() } : {}),
+    ...(runs > 0 ? { interactionCoverage: tally.interactionLevels() } : {}),
   })
 }
 
