@@ -112,7 +112,8 @@ export function entriesOf<K extends TraceEntry['k']>(a: Analysis, kind: K): read
 
 const BY_KIND = new Derived((a: Analysis): Partial<Record<TraceEntry['k'], TraceEntry[]>> => {
   const byKind: Partial<Record<TraceEntry['k'], TraceEntry[]>> = {}
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     const list = byKind[e.k]
     if (list) list.push(e)
     else byKind[e.k] = [e]

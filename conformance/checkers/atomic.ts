@@ -77,7 +77,8 @@ export function checkAtomic(a: Analysis): Violation[] {
   let generation = 0
   let judged = false
   let last: { agents: readonly string[]; sessions: readonly string[] } | undefined
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     const stub = stubAt.get(e.i)
     if (stub) stubs.set(stub, (stubs.get(stub) ?? new Set()).add(e.i))
     const refused = refusedAt.get(e.i)

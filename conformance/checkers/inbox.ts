@@ -72,7 +72,8 @@ export function checkInbox(a: Analysis): Violation[] {
   const removedBy = new Map<string, 'canceled' | 'claim'>()
   const known = new Set<string>()
 
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k === 'resumed') {
       const key = keyOf(e.world, e.id)
       const replayed = replayAll(e.events)

@@ -38,7 +38,8 @@ export function checkKitLevel(a: Analysis): Violation[] {
   const overwritten = new Set<string>()
   const creates = new Map<number, string>()
   for (const w of windowsOf(a)) if (w.spec.op === 'create' && w.outcome?.status === 'ok') creates.set(w.outcome.i, w.spec.session)
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     const created = creates.get(e.i)
     if (created !== undefined) overwritten.add(created)
     if (e.k === 'resumed' && e.header) {

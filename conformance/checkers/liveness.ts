@@ -162,7 +162,8 @@ function unjustified(a: Analysis, actor: string, op: string, waitingOn: string, 
 /** Abort triggers aimed at a pending creation: its signal, its owner, the factory, shutdown. */
 function abortsAfter(a: Analysis, from: number, owner: string | undefined, signal: string | undefined, world: number): { group: string; clause: number; what: string }[] {
   const found: { group: string; clause: number; what: string }[] = []
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k !== 'invoke' || e.i < from || e.world !== world) continue
     const s = e.spec
     if (s.op === 'abortSignal' && s.signal === signal) found.push({ group: 'AGENT-ATOMIC-TEST', clause: 67, what: `its signal "${signal}" was aborted` })

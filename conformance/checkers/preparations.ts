@@ -24,7 +24,8 @@ export function checkPreparations(a: Analysis, outcome: RunOutcome): Violation[]
   const crashed = new Set<number>()
   const arrived = new Map<string, { i: number; d: number; id: string; n: string }>()
   const released = new Set<string>()
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k === 'outcome' && e.status === 'ok' && /^crash( |$)/.test(e.what)) crashed.add(e.world)
     if (e.k !== 'mark') continue
     const m = MARK.exec(e.label)

@@ -45,7 +45,8 @@ export function checkRegistry(a: Analysis): Violation[] {
   // later carries their number but the snapshot of the process running then.
   const ended = new Set<number>()
   let judged = false
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (ended.has(e.world)) {
       // (the process is gone: what its code still emits carries the registries of the one running now)
       if (e.k === 'event' || e.k === 'append') d.declined(76, R.lateOutcome)

@@ -35,8 +35,12 @@ export function checkRuntime(a: Analysis): Violation[] {
   }
   // 24–28: a resolved whenIdle() sees an idle agent.
   const invokes = new Map<string, Extract<(typeof a.entries)[number], { k: 'invoke' }>>()
-  for (const e of a.entries) if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
+    if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
+  }
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k !== 'outcome' || e.status !== 'ok') continue
     const invoke = invokes.get(`${e.world}/${e.actor}/${e.op}`)
     if (invoke?.spec.op !== 'whenIdle') continue
@@ -82,7 +86,8 @@ export function checkRuntime(a: Analysis): Violation[] {
   }
   // X-INPUT 159 and CREATE-RESUME 44: turns and steps are balanced and numbered in order.
   const shape = new Map<string, { turn: number; open: boolean; step: boolean; steps: number }>()
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k === 'resumed') {
       let turn = 0
       for (const ev of e.events) if (ev.type === 'turn/start') turn = Number((ev.data as { turn?: number }).turn) || turn

@@ -81,8 +81,12 @@ export function checkTeardown(a: Analysis): Violation[] {
   // The handle a dispose acts on is the latest one when it is invoked (a later create of the same
   // id may resolve before that teardown does).
   const disposing = new Map<TraceEntry, Life | undefined>()
-  for (const e of a.entries) if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
+    if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
+  }
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k === 'invoke' && e.spec.op === 'dispose') {
       // (the handle's agent names its creation; without facts, the latest handle of the id is taken)
       const held = ownerOf(a.facts, e.i)

@@ -33,7 +33,8 @@ export function windowsOf(a: Analysis): OpWindow[] {
 const WINDOWS = new Derived((a: Analysis): OpWindow[] => {
   const byKey = new Map<string, { invoke: Entry<'invoke'>; outcome: Entry<'outcome'> | undefined }>()
   const list: { invoke: Entry<'invoke'>; outcome: Entry<'outcome'> | undefined }[] = []
-  for (const e of a.entries) {
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
     if (e.k === 'invoke') {
       const w = { invoke: e, outcome: undefined }
       byKey.set(`${e.world}/${e.actor}/${e.op}`, w)
