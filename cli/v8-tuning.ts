@@ -21,6 +21,20 @@ const DEFAULT_INTERRUPT_BUDGET = 66 * 1024
 /** The budget the CLI sets. */
 export const KIT_INTERRUPT_BUDGET = 16 * DEFAULT_INTERRUPT_BUDGET
 
+/**
+ * The young generation's starting size, in MB per semi-space: V8's default maximum, where it starts
+ * at 1 MB and grows only as survival rates ask. A run allocates about half a megabyte and keeps
+ * almost none of it, so a worker scavenged about 40 times in a quick certification, most of them
+ * while the young generation was still small. From the start at 16 MB: about 25 scavenges, and
+ * `certify --profile quick` 0.05 s wall and 0.1 s CPU less on the 2-core VM (8 alternating pairs),
+ * fuzz about 1% less CPU, for about 15 MB more peak memory per process. Flags set here reach the
+ * worker threads (their heaps are made later); the main thread's heap is already made.
+ */
+export const KIT_MIN_SEMI_SPACE_MB = 16
+
 // Later V8s (Node 22's 12.4) tier up by other flags: they are left as they are. DSH_KIT_V8_DEFAULTS
 // (any value) keeps V8's defaults, to compare.
-if (process.versions.v8.startsWith('11.') && process.env.DSH_KIT_V8_DEFAULTS === undefined) setFlagsFromString(`--interrupt-budget=${KIT_INTERRUPT_BUDGET}`)
+if (process.versions.v8.startsWith('11.') && process.env.DSH_KIT_V8_DEFAULTS === undefined) {
+  setFlagsFromString(`--interrupt-budget=${KIT_INTERRUPT_BUDGET}`)
+  setFlagsFromString(`--min-semi-space-size=${KIT_MIN_SEMI_SPACE_MB}`)
+}
