@@ -194,7 +194,7 @@ function buildReport(
 ): Report {
   const failures = new Map<string, Failure>()
   const caseFailures = new Map<string, Failure>()
-  const { byCase, checks, declines, runs, cases } = tally
+  const { declines, runs, cases } = tally
   for (const verdict of verdicts) {
     if (verdict === undefined || verdict.kind === 'skipped') continue
     for (const f of verdict.failures) {
@@ -210,9 +210,9 @@ function buildReport(
     const key = `${c.group} ${c.clause}`
     const failure = shrunk.get(key) ?? failures.get(key)
     const caseFailure = caseFailures.get(key)
-    const n = c.group === 'X-RUN' ? runs : checks.get(c.clause) ?? 0
+    const n = c.group === 'X-RUN' ? runs : tally.checksOf(c.clause)
     const checkedBy: CheckedBy[] = []
-    if (byCase.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('case')
+    if (tally.hasCase(c.clause) && c.group !== 'X-RUN') checkedBy.push('case')
     if (runs > 0 && byProgram.has(c.clause) && c.group !== 'X-RUN') checkedBy.push('program')
     if (runs > 0 && (c.group === 'X-RUN' || CHECKED_CLAUSES.includes(c.clause))) checkedBy.push('checker')
     const checker = c.group !== 'X-RUN' && CHECKED_CLAUSES.includes(c.clause) && declines.runs > 0

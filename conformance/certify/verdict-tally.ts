@@ -13,10 +13,8 @@ import type { UnitVerdict } from './unit.js'
 
 /** The counts of a certification's verdicts so far. */
 export class VerdictTally {
-  /** Checks per clause number: its directed cases, and every simulated run for a clause a checker covers. */
-  readonly checks = new Map<number, number>()
-  /** Clauses a directed case ran for. */
-  readonly byCase = new Set<number>()
+  /** Directed cases run per clause number. */
+  readonly #cases = new Map<number, number>()
   /** What the checkers judged and declined, over every checked run. */
   readonly declines = new DeclineCounts()
   /** Simulated runs. */
@@ -33,16 +31,23 @@ export class VerdictTally {
     if (verdict.kind === 'skipped') return
     if (verdict.kind === 'case') {
       this.cases++
-      this.checks.set(verdict.clause!, (this.checks.get(verdict.clause!) ?? 0) + 1)
-      this.byCase.add(verdict.clause!)
+      this.#cases.set(verdict.clause!, (this.#cases.get(verdict.clause!) ?? 0) + 1)
       return
     }
-    const n = verdict.runs ?? 1
-    this.runs += n
-    for (const clause of CHECKED_CLAUSES) this.checks.set(clause, (this.checks.get(clause) ?? 0) + n)
+    this.runs += verdict.runs ?? 1
     if (verdict.interactions) this.#interactions().add(verdict.interactions)
     // (a run the watchdog stopped was not checked: it counts no judgement)
     for (const cells of verdict.declines ?? []) this.declines.addRun(cells)
+  }
+
+  /** Checks of a clause: its directed cases, and every simulated run when a checker covers it. */
+  checksOf(clause: number): number {
+    return (this.#cases.get(clause) ?? 0) + (CHECKED_CLAUSES.includes(clause) ? this.runs : 0)
+  }
+
+  /** Whether a directed case ran for the clause. */
+  hasCase(clause: number): boolean {
+    return this.#cases.has(clause)
   }
 
   /** The interaction coverage at every reported strength. */
