@@ -15,7 +15,16 @@ const TWO_POW_MINUS_32 = 2.3283064365386963e-10
 
 /** Baagøe's Mash hash, fed strings one after another (its state carries over). */
 class Mash {
-  #n = 0xefc8249d
+  #n: number
+
+  constructor(n = 0xefc8249d) {
+    this.#n = n
+  }
+
+  /** Its state, to start another Mash where this one stands. */
+  get state(): number {
+    return this.#n
+  }
 
   hash(data: string): number {
     let n = this.#n
@@ -34,6 +43,18 @@ class Mash {
   }
 }
 
+/**
+ * Alea's seeding starts by hashing ' ' three times, whatever the seed: done once here, the state
+ * after it and the three hashes (a guided campaign's feeding thread seeds a generator per seed).
+ */
+const SPACES = ((): { readonly n: number; readonly s0: number; readonly s1: number; readonly s2: number } => {
+  const mash = new Mash()
+  const s0 = mash.hash(' ')
+  const s1 = mash.hash(' ')
+  const s2 = mash.hash(' ')
+  return { n: mash.state, s0, s1, s2 }
+})()
+
 /** An Alea generator: three fractions in [0, 1) and a carry. */
 export class Alea {
   s0: number
@@ -50,10 +71,10 @@ export class Alea {
 
   /** The generator `seedrandom.alea(seed)` makes. */
   static fromSeed(seed: string): Alea {
-    const mash = new Mash()
-    let s0 = mash.hash(' ')
-    let s1 = mash.hash(' ')
-    let s2 = mash.hash(' ')
+    const mash = new Mash(SPACES.n)
+    let s0 = SPACES.s0
+    let s1 = SPACES.s1
+    let s2 = SPACES.s2
     s0 -= mash.hash(seed)
     if (s0 < 0) s0 += 1
     s1 -= mash.hash(seed)

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Alea } from './alea.js'
 import { createRng, createStreams, rngFromSplit, type Rng } from './streams.js'
 
-const draw = (rng: Rng, count: number): number[] => Array.from({ length: count }, () => rng.nextU32())
+/** The generator seedrandom.alea(key) makes, as draws of unsigned 32-bit integers. */
+const rngOf = (key: string): Pick<Rng, 'nextU32'> => {
+  const alea = Alea.fromSeed(key)
+  return { nextU32: () => alea.int32() >>> 0 }
+}
+
+const draw = (rng: Pick<Rng, 'nextU32'>, count: number): number[] => Array.from({ length: count }, () => rng.nextU32())
 
 describe('createStreams', () => {
   afterEach(() => {
@@ -18,6 +25,15 @@ describe('createStreams', () => {
 
   it('treats a numeric seed and its string form as the same seed', () => {
     expect(draw(createStreams(7).program, 5)).toEqual(draw(createStreams('7').program, 5))
+  })
+
+  it('keys a stream by the JSON of [seed, name], a numeric seed as its decimal string', () => {
+    // createRng builds a numeric seed's key by concatenation: it must be the JSON, escapes included.
+    for (const [seed, name] of [[7, 'guidance'], [-3, 'a"b\\c'], [1.5e300, 'x\u2028y'], [0, 'π']] as const) {
+      const key = JSON.stringify([String(seed), name])
+      expect(draw(createRng(seed, name), 4)).toEqual(draw(createRng(String(seed), name), 4))
+      expect(draw(createRng(seed, name), 4)).toEqual(draw(rngOf(key), 4))
+    }
   })
 
   it('gives different sequences for different seeds and different names', () => {

@@ -132,7 +132,24 @@ export function rngFromSplit(state: SplitState): Rng {
  * no (seed, name) pair can collide with another by concatenation.
  */
 export function createRng(seed: string | number, name: string): Rng {
-  return new AleaRng(Alea.fromSeed(JSON.stringify([String(seed), name])))
+  return new AleaRng(Alea.fromSeed(streamKey(seed, name)))
+}
+
+/** The JSON of the stream names asked for (a handful; at most 64 kept): a seed's key is then one concatenation. */
+const NAME_JSON = new Map<string, string>()
+
+/**
+ * `JSON.stringify([String(seed), name])`, without the array: a number's decimal form has nothing
+ * JSON escapes, and a guided campaign's feeding thread keys a stream per seed.
+ */
+function streamKey(seed: string | number, name: string): string {
+  if (typeof seed !== 'number') return JSON.stringify([seed, name])
+  let json = NAME_JSON.get(name)
+  if (json === undefined) {
+    json = JSON.stringify(name)
+    if (NAME_JSON.size < 64) NAME_JSON.set(name, json)
+  }
+  return `["${String(seed)}",${json}]`
 }
 
 /**

@@ -38,15 +38,12 @@ export interface CorpusEntry<P = Program> {
   readonly size: number
 }
 
-/** An entry with its rarity sum kept current: Σ 1 / hits(t) over its novel transitions. */
+/** A kept entry (its rarity and stamp live in the corpus's arrays, by slot). */
 interface Kept<P> extends CorpusEntry<P> {
-  rarity: number
   /** Entries are numbered as they are kept: its age. */
   readonly serial: number
   /** Its slot in the weight tree, and its number in the table of owners. */
   readonly slot: number
-  /** The last take that changed its rarity. */
-  stamp: number
 }
 
 /** Entries kept at most; past it the lowest-weight entry (the oldest among ties) leaves. */
@@ -75,7 +72,17 @@ export class Corpus<P = Program> {
   /** Per transition of the seed being taken: runs that reached it before, and its owner (see `TransitionTable.hitAll`). */
   #before = new Uint32Array(256)
   #owners = new Int32Array(256)
-  readonly #stale: Kept<P>[] = []
+  /**
+   * By slot: the entry's rarity sum, Σ 1 / hits(t) over its novel transitions, kept current, and
+   * the last take that changed it. In flat arrays rather than on the entries: a seed's result
+   * updates tens of them, and the feeding thread wakes with caches the workers have filled, so
+   * each entry object reached was a cache miss.
+   */
+  readonly #rarity: Float64Array
+  readonly #stamps: Uint32Array
+  /** Slots whose rarity the current take changed, and the novel transitions it found (reused). */
+  #stale = new Int32Array(256)
+  readonly #novel: number[] = []
   /** The growth curve: one point each time coverage grew. */
   readonly #growth = new GrowthCurve()
   #runs = 0
@@ -93,6 +100,8 @@ export class Corpus<P = Program> {
     // One slot more than the capacity: an entry is kept before the lowest one leaves.
     const slots = keep ? capacity + 1 : 1
     this.#weights = new WeightTree(slots)
+    this.#rarity = new Float64Array(slots)
+    this.#stamps = new Uint32Array(slots)
     this.#bySlot = new Array<Kept<P> | undefined>(slots).fill(undefined)
     this.#free = Array.from({ length: slots }, (_, i) => slots - 1 - i)
   }
@@ -117,19 +126,24 @@ export class Corpus<P = Program> {
    * its runs, in a fixed order).
    */
   take(r: number, program: P | (() => P) | undefined, runs: number, transitions: ArrayLike<number>): void {
-    const novel: number[] = []
-    // Entries whose rarity changed, each once (marked with this take's number): a seed's result
-    // reaches tens of transitions again, mostly owned by a few early entries.
-    const stale = this.#stale
+    const novel = this.#novel
+    novel.length = 0
     const stamp = ++this.#takes
     const table = this.#table
     const n = transitions.length
     if (this.#before.length < n) {
       this.#before = new Uint32Array(2 * n)
       this.#owners = new Int32Array(2 * n)
+      this.#stale = new Int32Array(2 * n)
     }
     const befores = this.#before
     const owners = this.#owners
+    const rarity = this.#rarity
+    const stamps = this.#stamps
+    // Slots whose rarity changed, each once (marked with this take's number): a seed's result
+    // reaches tens of transitions again, mostly owned by a few early entries.
+    const stale = this.#stale
+    let staleCount = 0
     table.hitAll(transitions, befores, owners)
     for (let i = 0; i < n; i++) {
       const before = befores[i]!
@@ -138,27 +152,27 @@ export class Corpus<P = Program> {
         const owner = owners[i]!
         if (owner >= 0) {
           // Its term in the owner's rarity goes from 1 / before to 1 / (before + 1).
-          const e = this.#bySlot[owner]!
-          e.rarity -= 1 / before - 1 / (before + 1)
-          if (e.stamp !== stamp) {
-            e.stamp = stamp
-            stale.push(e)
+          rarity[owner] -= 1 / before - 1 / (before + 1)
+          if (stamps[owner] !== stamp) {
+            stamps[owner] = stamp
+            stale[staleCount++] = owner
           }
         }
       }
     }
-    for (let i = 0; i < stale.length; i++) this.#place(stale[i]!)
-    stale.length = 0
+    for (let i = 0; i < staleCount; i++) this.#place(this.#bySlot[stale[i]!]!)
     this.#runs += runs
     if (novel.length > 0) this.#growth.add(this.#runs, table.size)
     if (this.keep && program !== undefined && novel.length > 0) {
       const kept = typeof program === 'function' ? (program as () => P)() : program
+      const entry: Kept<P> = { program: kept, r, novel: novel.slice(), picked: 0, size: this.sizeOf(kept), serial: this.#serial++, slot: this.#free.pop()! }
       // Every novel transition has been reached once: each adds 1 to the rarity.
-      const entry: Kept<P> = { program: kept, r, novel, picked: 0, size: this.sizeOf(kept), rarity: novel.length, serial: this.#serial++, slot: this.#free.pop()!, stamp: 0 }
+      rarity[entry.slot] = novel.length
+      stamps[entry.slot] = 0
       this.#entries.push(entry)
       this.#bySlot[entry.slot] = entry
       this.#place(entry)
-      for (const t of novel) table.setOwner(t, entry.slot)
+      for (let i = 0; i < novel.length; i++) table.setOwner(novel[i]!, entry.slot)
       if (this.#entries.length > this.capacity) this.#evict()
     }
   }
@@ -189,7 +203,7 @@ export class Corpus<P = Program> {
 
   /** Put `e`'s current weight in the tree. */
   #place(e: Kept<P>): void {
-    this.#weights.set(e.slot, e.rarity / Math.sqrt(1 + e.picked) / (1 + e.size / 10), e.serial)
+    this.#weights.set(e.slot, this.#rarity[e.slot]! / Math.sqrt(1 + e.picked) / (1 + e.size / 10), e.serial)
   }
 
   /** The lowest-weight entry (the oldest among ties) leaves. */

@@ -95,7 +95,10 @@ export function transitionKeys(transitions: Iterable<string>): Float64Array {
   return Float64Array.from(keys).sort()
 }
 
-/** Where a slot's count and owner lie among its four 32-bit words (the first two hold the key). */
+/**
+ * Where a slot's count and owner lie among its four 32-bit words (the first two hold the key). The
+ * owner is stored plus one, so a fresh (zeroed) slot holds "no owner" and growing the table clears nothing.
+ */
 const HITS = 2
 const OWNER = 3
 
@@ -116,10 +119,6 @@ export class TransitionTable {
   #ints = new Int32Array(this.#keys.buffer)
   #slots = INITIAL_SLOTS
   #size = 0
-
-  constructor() {
-    this.#clearOwners()
-  }
 
   /** Distinct transitions counted. */
   get size(): number {
@@ -150,21 +149,21 @@ export class TransitionTable {
       const slot = this.#count(keys[i]!)
       const ints = this.#ints
       before[i] = (ints[4 * slot + HITS]! >>> 0) - 1
-      owners[i] = ints[4 * slot + OWNER]!
+      owners[i] = ints[4 * slot + OWNER]! - 1
     }
   }
 
   /** The entry `key` is novel for, or -1. */
   owner(key: number): number {
     const slot = this.#find(key)
-    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + OWNER]! : -1
+    return this.#keys[2 * slot] === key ? this.#ints[4 * slot + OWNER]! - 1 : -1
   }
 
   /** Record (or with -1 clear) the entry `key` is novel for; `key` must have been hit. */
   setOwner(key: number, owner: number): void {
     const slot = this.#find(key)
     if (this.#keys[2 * slot] !== key) throw new Error(`transition ${key} was never hit`)
-    this.#ints[4 * slot + OWNER] = owner
+    this.#ints[4 * slot + OWNER] = owner + 1
   }
 
   /** Count one more run reaching `key` (growing the table first if it is half full); returns its slot. */
@@ -192,11 +191,6 @@ export class TransitionTable {
     }
   }
 
-  /** Every owner -1 (a fresh table's). */
-  #clearOwners(): void {
-    for (let s = 0; s < this.#slots; s++) this.#ints[4 * s + OWNER] = -1
-  }
-
   #grow(): void {
     const keys = this.#keys
     const ints = this.#ints
@@ -204,7 +198,6 @@ export class TransitionTable {
     this.#slots = slots * 2
     this.#keys = new Float64Array(2 * this.#slots)
     this.#ints = new Int32Array(this.#keys.buffer)
-    this.#clearOwners()
     for (let i = 0; i < slots; i++) {
       const key = keys[2 * i]!
       if (key === 0) continue
