@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { ContentBlock, MessageSource, UserMessage } from './contract.js'
 import { deepFreeze } from './lossless-json.js'
 
@@ -14,7 +13,7 @@ export interface UserMessageInput {
  * Build a deep-frozen user message (§1.1). The id comes from `newId` (pass `ctx.services.newId`
  * for deterministic ids); the default source is `{kind:'user'}`.
  */
-export function createUserMessage(input: UserMessageInput, newId: (kind: string) => string = () => randomUUID()): UserMessage {
+export function createUserMessage(input: UserMessageInput, newId: (kind: string) => string = () => globalThis.crypto.randomUUID()): UserMessage {
   const content = typeof input.content === 'string' ? [{ type: 'text' as const, text: input.content }] : input.content.map((b) => ({ ...b }))
   return deepFreeze({ id: input.id ?? newId('message'), role: 'user' as const, content, source: input.source ? { ...input.source } : { kind: 'user' } })
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { AgentRegistry, Context, Model, RootServices, SessionPersistence, SessionStore } from './contract.js'
 import { AgentRegistryImpl } from './registry.js'
 import { ContextImpl } from './scope/context.js'
@@ -71,7 +70,7 @@ export function createRoot(options: RootOptions = {}): Root {
   const warn = options.warn ?? ((message: string, error?: unknown) => console.warn(`[dsh] ${message}`, error ?? ''))
   const services = new Services(
     options.now ?? (() => Date.now()),
-    options.newId ?? (() => randomUUID()),
+    options.newId ?? (() => globalThis.crypto.randomUUID()),
     warn,
     options.checkpoint ?? (() => resolved),
     options.model,
