@@ -260,15 +260,23 @@ export class TraceRecorder {
   }
 }
 
+let cryptoModule: typeof import('node:crypto') | undefined
+
+/**
+ * node:crypto, loaded on first use: most threads that load this module never hash a trace, and
+ * loading it cost each one about 5 ms of its start.
+ */
+function nodeCrypto(): typeof import('node:crypto') {
+  return (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'))
+}
+
 /**
  * A stable hash of a trace (sha256 of the JSON of its version and entries, first 16 hex digits). Entries are built with a
  * fixed key order and event data is a frozen snapshot built in a fixed order, so plain
  * `JSON.stringify` is already canonical for the same code; sorting keys cost a third of a run.
  */
 export function traceHash(trace: Trace): string {
-  // node:crypto is loaded on first use: most threads that load this module never hash a trace,
-  // and loading it cost each one about 5 ms of its start.
-  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')
+  const { createHash } = nodeCrypto()
   // The probes are left out: a run's hash is that of its entries, as before probes existed.
   return createHash('sha256').update(JSON.stringify({ v: trace.v, entries: trace.entries })).digest('hex').slice(0, 16)
 }
