@@ -87,6 +87,12 @@ describe('the interaction scope', () => {
       expect(new Set(codes.values())).toEqual(names)
       expect(codes.size).toBe(names.size)
       expect(scope.feasibleCodes(t)).toEqual(new Set(codes.keys()))
+      expect(scope.feasibleCount(t)).toBe(codes.size)
+      // A scope of fewer operation kinds: its masks and counts from its own interactions too.
+      const narrow = interactionScope({ operations: ['create', 'dispose', 'followup'] })
+      expect(narrow.feasibleCodes(t)).toEqual(new Set(narrow.codes(t).keys()))
+      expect(narrow.feasibleCount(t)).toBe(narrow.codes(t).size)
+      expect(narrow.feasibleCount(t)).toBeLessThan(codes.size)
       for (const key of [...scope.feasible].slice(0, 200)) {
         const [trigger, action, phase, pending, stage] = key.split('|') as [string, string, string, string, string]
         const i = { trigger, action, phase, pending, stage }

@@ -16,7 +16,7 @@
  * feasible interaction has those values, and covered when some exercised interaction does.
  * @module
  */
-import { ACTIONS, FACTOR_VALUES, FACTORS, interactionKey, parseInteraction, TRIGGERS } from './features.js'
+import { ACTIONS, FACTOR_VALUES, FACTORS, parseInteraction, TRIGGERS } from './features.js'
 import type { Interaction } from './features.js'
 import { VARIANT_TABLE } from './variants.js'
 import { STUB_OPERATIONS } from './programs.js'
@@ -120,6 +120,9 @@ function valueIndexesOf(key: string, into: Int32Array): Int32Array {
 /** Each factor's size, in {@link FACTORS} order. */
 const RADIX: readonly number[] = FACTORS.map((f) => FACTOR_VALUES[f].length)
 
+/** The largest factor's size. */
+const MAX_RADIX = Math.max(...RADIX)
+
 /**
  * Write into `out` the combination codes (see {@link combinationCodesOf}) of the interaction whose
  * values have the indexes `indexes[at …]` in {@link FACTOR_VALUES} (-1: outside them), at the
@@ -159,13 +162,13 @@ export function combinationCodesOf(i: Interaction, t: number): number[] {
 
 /** An interaction scope: its feasible interactions and combinations. */
 export class InteractionScope {
-  /** Feasible full interactions, by key. */
-  readonly feasible: ReadonlySet<string>
+  #keys: ReadonlySet<string> | undefined
   readonly #combinations = new Map<number, ReadonlySet<string>>()
   readonly #codes = new Map<number, ReadonlyMap<number, string>>()
   readonly #feasibleCodes = new Map<number, ReadonlySet<number>>()
   /** Per strength: {@link feasibleMask}, and how many of its codes are feasible. */
   readonly #feasibleMasks = new Map<number, { readonly mask: Uint8Array; readonly count: number }>()
+  /** Each feasible interaction's value indexes in {@link FACTOR_VALUES}, five per interaction, in the order found. */
   readonly #tuples: Int32Array
   readonly triggers: readonly string[]
   readonly actions: readonly string[]
@@ -174,29 +177,52 @@ export class InteractionScope {
     const kinds = options.operations
     this.actions = ACTIONS.filter((a) => !a.startsWith('op:') || kinds === undefined || kinds.includes(a.slice(3)))
     this.triggers = TRIGGERS.filter((t) => (VARIANT_TABLE[t]?.feasible.length ?? 0) > 0)
-    const feasible = new Set<string>()
-    // Each feasible interaction's value indexes too, five per interaction: every strength's codes
-    // come from them (see feasibleMask), without parsing the keys back.
+    // Built as value indexes, not keys: every campaign and certification builds its scope in the
+    // thread that feeds the workers, before the first run (the keys are built when asked, `feasible`).
     const tuples: number[] = []
-    const index = (k: number, value: string): number => VALUE_INDEX[k]!.get(value) ?? -1
-    const add = (trigger: string, action: string, phase: string, pending: string, stage: string): void => {
-      const key = interactionKey({ trigger, action, phase, pending, stage })
-      if (feasible.has(key)) return
-      feasible.add(key)
-      tuples.push(index(0, trigger), index(1, action), index(2, phase), index(3, pending), index(4, stage))
+    const seen = new Set<number>()
+    const index = (k: number, value: string): number => {
+      const at = VALUE_INDEX[k]!.get(value)
+      if (at === undefined) throw new Error(`interaction scope: ${JSON.stringify(value)} is not a ${FACTORS[k]!} of FACTOR_VALUES (variants.ts and features.ts disagree)`)
+      return at
     }
+    const actions = this.actions.map((a) => ({ index: index(1, a), stub: STUB_ACTIONS.includes(a), a }))
+    const add = (trigger: number, action: number, phase: number, pending: number, stage: number): void => {
+      const r = MAX_RADIX // (a mixed-radix number of the five indexes)
+      const full = (((trigger * r + action) * r + phase) * r + pending) * r + stage
+      if (seen.has(full)) return
+      seen.add(full)
+      tuples.push(trigger, action, phase, pending, stage)
+    }
+    const [stubPhase, stubPending, stubStage] = STUB_SITUATION.map((v, k) => index(2 + k, v)) as [number, number, number]
     for (const trigger of this.triggers) {
+      const t = index(0, trigger)
       for (const situation of VARIANT_TABLE[trigger]!.feasible) {
         const [phase = '', pending = '', stage = ''] = situation.split('|')
-        for (const action of this.actions) {
-          if (actionAllowed(trigger, action) && !STUB_ACTIONS.includes(action)) add(trigger, action, phase, pending, stage)
-        }
+        const at = [index(2, phase), index(3, pending), index(4, stage)] as const
+        for (const action of actions) if (!action.stub && actionAllowed(trigger, action.a)) add(t, action.index, ...at)
       }
-      const [phase, pending, stage] = STUB_SITUATION
-      for (const action of this.actions) if (STUB_ACTIONS.includes(action)) add(trigger, action, phase, pending, stage)
+      for (const action of actions) if (action.stub) add(t, action.index, stubPhase, stubPending, stubStage)
     }
-    this.feasible = feasible
     this.#tuples = Int32Array.from(tuples)
+  }
+
+  /** Feasible full interactions, by key (built on first use). */
+  get feasible(): ReadonlySet<string> {
+    if (this.#keys === undefined) {
+      const keys = new Set<string>()
+      const tuples = this.#tuples
+      for (let at = 0; at < tuples.length; at += FACTORS.length) {
+        keys.add(FACTORS.map((f, k) => FACTOR_VALUES[f][tuples[at + k]!]!).join('|'))
+      }
+      this.#keys = keys
+    }
+    return this.#keys
+  }
+
+  /** How many full interactions are feasible. */
+  get feasibleInteractions(): number {
+    return this.#tuples.length / FACTORS.length
   }
 
   /** The feasible combinations at strength `t`. */
@@ -236,15 +262,29 @@ export class InteractionScope {
   #feasible(t: number): { readonly mask: Uint8Array; readonly count: number } {
     let feasible = this.#feasibleMasks.get(t)
     if (feasible === undefined) {
+      if (!(t >= 1 && t <= 3)) throw new RangeError(`interaction scope: feasible combinations are counted at strengths 1 to 3, not ${t}`)
       const mask = new Uint8Array(codeSpace(t))
-      const layout = layoutOf(t)
-      const codes = new Int32Array(layout.choices.length)
+      const { choices, perChoice } = layoutOf(t)
       const tuples = this.#tuples
-      for (let at = 0; at < tuples.length; at += FACTORS.length) {
-        codesInto(tuples, at, layout, codes)
-        for (let c = 0; c < codes.length; c++) if (codes[c]! >= 0) mask[codes[c]!] = 1
+      const width = FACTORS.length
+      let count = 0
+      // One tight loop per choice of factors (the codes of combinationCodesOf, every index known to
+      // be in FACTOR_VALUES): it runs once per scope, before V8 has optimized anything.
+      for (let c = 0; c < choices.length; c++) {
+        const choice = choices[c]!
+        // Up to three factors, unrolled (a missing one weighs 0).
+        const [f0 = 0, f1 = 0, f2 = 0] = choice
+        const [w0 = 0, w1 = 0, w2 = 0] = choice.map((_, k) => choice.slice(k + 1).reduce((n, f) => n * RADIX[f]!, 1))
+        const base = c * perChoice
+        for (let at = 0; at < tuples.length; at += width) {
+          const code = base + tuples[at + f0]! * w0 + tuples[at + f1]! * w1 + tuples[at + f2]! * w2
+          if (mask[code] === 0) {
+            mask[code] = 1
+            count++
+          }
+        }
       }
-      this.#feasibleMasks.set(t, (feasible = { mask, count: mask.reduce((n, x) => n + x, 0) }))
+      this.#feasibleMasks.set(t, (feasible = { mask, count }))
     }
     return feasible
   }
@@ -266,7 +306,7 @@ export class InteractionScope {
 
   /** The scope in words. */
   describe(): string {
-    return `one session: ${this.triggers.length} triggers × ${this.actions.length} actions × phase, pending input, lifecycle stage; ${this.feasible.size} feasible interactions`
+    return `one session: ${this.triggers.length} triggers × ${this.actions.length} actions × phase, pending input, lifecycle stage; ${this.feasibleInteractions} feasible interactions`
   }
 }
 
