@@ -9,7 +9,10 @@
  *   `--expose-gc`: heapUsed after a forced GC, and RSS, every 10,000 runs. It must stay flat beyond
  *   the corpus: nothing a run builds may survive it.
  *
- * Run alone: `npm run build --silent && node dist/bench/certify.js [--quick-reps 3] [--thorough-reps 2] [--campaign-runs 100000]`
+ * - `certify --profile quick` side by side with an earlier build (`--before <commit>`): alternating, so
+ *   the ratio holds whatever the host's speed that day.
+ *
+ * Run alone: `npm run build --silent && node dist/bench/certify.js [--quick-reps 3] [--thorough-reps 2] [--campaign-runs 100000] [--before <commit> [--pairs 5]]`
  * @module
  */
 // First, as in the CLI: V8's tiering as `dsh-kit` sets it (the campaign child runs what `dsh-kit fuzz` runs).
@@ -22,6 +25,8 @@ import { runCampaign } from '../scenarios/campaign/campaign.js'
 import { arg, benchModule, fmt, isMain, median, node, quietAbortListeners, table, timed } from './common.js'
 import { KIT_ROOT, measuredChild } from './fuzz-child.js'
 import type { MeasuredChild } from './fuzz-child.js'
+import { buildAt, removeBuild } from './before-build.js'
+import type { BeforeBuild } from './before-build.js'
 
 const MB = 1024 * 1024
 
@@ -64,13 +69,16 @@ export interface CampaignResult {
   readonly maxRssMB: number
 }
 
-/** One `dsh-kit certify --profile <profile>` on the reference, as users run it, measured from outside. */
-async function certifySample(profile: 'quick' | 'thorough'): Promise<CertifySample> {
+/**
+ * One `dsh-kit certify --profile <profile>` on the reference, as users run it, measured from outside;
+ * with `root`, another build's CLI (an earlier commit's, {@link benchCertifyBeside}).
+ */
+async function certifySample(profile: 'quick' | 'thorough', root = KIT_ROOT): Promise<CertifySample> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-certify-'))
   try {
     const json = join(dir, 'report.json')
     const workers = availableParallelism()
-    const child = await measuredChild({ argv: [join(KIT_ROOT, 'dist/cli/main.js'), 'certify', '--profile', profile, '--json', json, '--out', join(dir, 'failures')], workers })
+    const child = await measuredChild({ argv: [join(root, 'dist/cli/main.js'), 'certify', '--profile', profile, '--json', json, '--out', join(dir, 'failures')], workers, cwd: root })
     if (!existsSync(json)) throw new Error(`dsh-kit certify --profile ${profile} wrote no report (exit ${String(child.code)}): ${child.stderr.slice(-500)}`)
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report
     return {
@@ -132,6 +140,44 @@ export async function benchCertify(options: CertifyBenchOptions = {}): Promise<C
   return samples
 }
 
+/** Quick certifications of an earlier build and of this checkout, alternating (see {@link benchCertifyBeside}). */
+export interface CertifyBeside {
+  /** The earlier build's short hash. */
+  readonly commit: string
+  readonly before: readonly CertifySample[]
+  readonly after: readonly CertifySample[]
+}
+
+/**
+ * `certify --profile quick` of the build at `before` and of this checkout, alternating (before, after,
+ * before, …) `pairs` times. A wall-time goal on a shared VM moves with the host by a quarter from day to
+ * day; the ratio of two builds measured in turns does not.
+ */
+export async function benchCertifyBeside(before: BeforeBuild, pairs: number): Promise<CertifyBeside> {
+  const result = { commit: before.commit, before: [] as CertifySample[], after: [] as CertifySample[] }
+  for (let i = 0; i < pairs; i++) {
+    result.before.push(await certifySample('quick', before.dir))
+    result.after.push(await certifySample('quick'))
+  }
+  return result
+}
+
+/** This checkout's median wall time over the earlier build's, quick certifications side by side. */
+export function certifyBesideRatio(beside: CertifyBeside): number {
+  return median(beside.after.map((x) => x.wallMs)) / median(beside.before.map((x) => x.wallMs))
+}
+
+/** The side-by-side table as markdown. */
+export function certifyBesideTable(beside: CertifyBeside, head: string): string {
+  const row = (label: string, s: readonly CertifySample[]): (string | number)[] => [
+    label, s.length, fmt(median(s.map((x) => x.runs))), fmt(median(s.map((x) => x.directedCases))),
+    fmt(median(s.map((x) => x.wallMs)) / 1000, 2), s.map((x) => fmt(x.wallMs / 1000, 2)).join(', '), fmt(median(s.map((x) => x.cpuMs)) / 1000, 1),
+  ]
+  return table(['build', 'repeats', 'runs', 'directed cases', 'wall s (median)', 'wall s (each, in turn)', 'CPU s (median)'], [
+    row(`before (${beside.commit})`, beside.before), row(`this checkout (${head})`, beside.after),
+  ])
+}
+
 /** The 100,000-run campaign in a child process with `--expose-gc`. */
 export async function benchCampaign(runs = 100_000, every = 10_000): Promise<CampaignResult> {
   return JSON.parse(await node(['--expose-gc', benchModule('certify'), '--child', 'campaign', '--runs', String(runs), '--every', String(every)])) as CampaignResult
@@ -187,6 +233,19 @@ if (isMain(import.meta.url)) {
   } else {
     const samples = await benchCertify({ quickReps: Number(arg('quick-reps') ?? 3), thoroughReps: Number(arg('thorough-reps') ?? 2) })
     console.log(certifyTable(samples))
+    const beforeCommit = arg('before')
+    if (beforeCommit !== undefined) {
+      const built = buildAt(beforeCommit)
+      try {
+        if ('skipped' in built) console.log(`\nno side-by-side certification: ${built.skipped}`)
+        else {
+          const beside = await benchCertifyBeside(built, Number(arg('pairs') ?? 5))
+          console.log(`\n${certifyBesideTable(beside, 'HEAD')}\n\nthis checkout ÷ ${beside.commit}: ${fmt(certifyBesideRatio(beside), 2)}×`)
+        }
+      } finally {
+        removeBuild(built)
+      }
+    }
     const runs = Number(arg('campaign-runs') ?? 100_000)
     if (runs > 0) {
       const campaign = await benchCampaign(runs, Number(arg('every') ?? Math.max(1, Math.round(runs / 10))))

@@ -21,13 +21,15 @@
  * @module
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AREAS, attribute, busyMs, codeUnderTestShare, emptyAttribution, isCodeUnderTest } from './cpu-attribution.js'
 import type { Area, Attribution, CpuProfile } from './cpu-attribution.js'
 import { arg, fmt, isMain, median, table } from './common.js'
 import { fuzzChild, KIT_ROOT, sizeCampaign } from './fuzz-child.js'
+import { buildAt, removeBuild } from './before-build.js'
+import type { BeforeBuildResult } from './before-build.js'
 import type { FuzzChildResult } from './fuzz-child.js'
 
 /** The commit the issue measured: the "before" of the cheaper-runs work. */
@@ -61,33 +63,14 @@ export interface RunCostResult {
 /** Options of {@link benchRunCost}. */
 export interface RunCostOptions {
   readonly before?: string
+  /** A build of `before` made by the caller (left for it to remove); else one is made and removed here. */
+  readonly build?: BeforeBuildResult
   /** Alternating pairs. */
   readonly reps?: number
   /** Target wall time of one campaign (sizes N). */
   readonly seconds?: number
   readonly maxRuns?: number
   readonly log?: (message: string) => void
-}
-
-/** A temporary build of `commit`, or why there is none. */
-function buildAt(commit: string): { dir: string; commit: string } | { skipped: string } {
-  let full: string
-  try {
-    full = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${commit}^{commit}`], { cwd: KIT_ROOT, encoding: 'utf8' }).trim()
-  } catch {
-    return { skipped: `commit ${commit} is not in this checkout's git history (a shallow clone or an export): no "before" build` }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-before-'))
-  try {
-    const tar = execFileSync('git', ['archive', '--format=tar', full], { cwd: KIT_ROOT, maxBuffer: 256 * 1024 * 1024 })
-    execFileSync('tar', ['-x', '-C', dir], { input: tar })
-    symlinkSync(join(KIT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
-    execFileSync(join(KIT_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'pipe' })
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true })
-    return { skipped: `building ${commit} failed: ${(error as Error).message.split('\n')[0]}` }
-  }
-  return { dir, commit: full.slice(0, 7) }
 }
 
 /** Whether a build's `fuzz` takes `--workers` (it runs in-thread before it did). */
@@ -128,7 +111,7 @@ export async function benchRunCost(options: RunCostOptions = {}): Promise<RunCos
   const unguidedArgs = hasGuidance(KIT_ROOT) ? [...afterArgs, '--guidance', 'off'] : undefined
   const sized = await sizeCampaign((n) => fuzzChild({ args: ['--runs', String(n), ...afterArgs] }), seconds, 200, 800)
   const runs = Math.min(sized.runs, options.maxRuns ?? Number.POSITIVE_INFINITY)
-  const built = buildAt(options.before ?? DEFAULT_BEFORE)
+  const built = options.build ?? buildAt(options.before ?? DEFAULT_BEFORE)
   const before = 'dir' in built ? { root: built.dir, commit: built.commit, args: hasWorkers(built.dir) ? ['--workers', '1'] : [] } : undefined
   options.log?.(`run cost: ${fmt(runs)} runs per campaign, ${reps} alternating pairs${before ? `, before = ${before.commit}` : ` (${'skipped' in built ? built.skipped : ''})`}`)
   try {
@@ -162,7 +145,7 @@ export async function benchRunCost(options: RunCostOptions = {}): Promise<RunCos
       ...('skipped' in built ? { skipped: built.skipped } : {}),
     }
   } finally {
-    if (before) rmSync(before.root, { recursive: true, force: true })
+    if (options.build === undefined) removeBuild(built)
   }
 }
 

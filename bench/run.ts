@@ -18,7 +18,9 @@ import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { benchCampaign, benchCertify, campaignGrowth, campaignTable, certifyTable } from './certify.js'
+import { benchCampaign, benchCertify, benchCertifyBeside, campaignGrowth, campaignTable, certifyBesideRatio, certifyBesideTable, certifyTable } from './certify.js'
+import type { CertifyBeside } from './certify.js'
+import { buildAt, removeBuild } from './before-build.js'
 import type { CampaignResult, CertifySample } from './certify.js'
 import { arg, fmt, median, table } from './common.js'
 import { bestKit, benchDetectParallel, detectTable, orderingMeasurements, scheduleDependent, speedup } from './detect.js'
@@ -50,17 +52,17 @@ const RESULTS = fileURLToPath(new URL(smoke ? '../../bench/RESULTS.smoke.md' : '
 
 const CONFIG = smoke
   ? {
-    schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2,
+    schedulerReps: 2, schedulerScale: 0.1, batchSeconds: 0.1, quickReps: 1, thoroughReps: 0, certifyPairs: 1, campaignRuns: 2_000, campaignEvery: 200, seeds: 3, cap: 20, randomCandidates: 4, screenRuns: 2,
     workersReps: 1, workersSeconds: 2, workersMaxRuns: 200, costReps: 1, costSeconds: 2, costMaxRuns: 300,
     e2eReps: 1, e2eSeeds: 2, e2eCap: 10, e2ePropertyRuns: 300, e2eFuzzRuns: 200, e2eOnly: ['M01', 'M09', 'M18'] as readonly string[] | undefined, firstSeeds: 1, firstCap: 30,
   }
   : quick ? {
-    schedulerReps: 3, schedulerScale: 1, batchSeconds: 1, quickReps: 2, thoroughReps: 1, campaignRuns: 20_000, campaignEvery: 2_000, seeds: 10, cap: 100, randomCandidates: 6, screenRuns: 4,
+    schedulerReps: 3, schedulerScale: 1, batchSeconds: 1, quickReps: 2, thoroughReps: 1, certifyPairs: 3, campaignRuns: 20_000, campaignEvery: 2_000, seeds: 10, cap: 100, randomCandidates: 6, screenRuns: 4,
     workersReps: 2, workersSeconds: 8, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 2, costSeconds: 8, costMaxRuns: Number.POSITIVE_INFINITY,
     e2eReps: 1, e2eSeeds: 5, e2eCap: 100, e2ePropertyRuns: 3_000, e2eFuzzRuns: 1_500, e2eOnly: undefined as readonly string[] | undefined, firstSeeds: FIRST_DETECTION_QUICK.seeds, firstCap: FIRST_DETECTION_QUICK.cap,
   }
   : {
-    schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6,
+    schedulerReps: 5, schedulerScale: 1, batchSeconds: 1, quickReps: 3, thoroughReps: 2, certifyPairs: 5, campaignRuns: 100_000, campaignEvery: 10_000, seeds: 20, cap: 200, randomCandidates: 12, screenRuns: 6,
     workersReps: 3, workersSeconds: 20, workersMaxRuns: Number.POSITIVE_INFINITY, costReps: 3, costSeconds: 15, costMaxRuns: Number.POSITIVE_INFINITY,
     e2eReps: 3, e2eSeeds: 10, e2eCap: 200, e2ePropertyRuns: 10_000, e2eFuzzRuns: 5_000, e2eOnly: undefined as readonly string[] | undefined, firstSeeds: FIRST_DETECTION_FULL.seeds, firstCap: FIRST_DETECTION_FULL.cap,
   }
@@ -104,7 +106,7 @@ function medianRatio(m: Measurement, cap: number): { text: string; value: number
   return { text: `${fmt(v, 2)}×`, value: v }
 }
 
-function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number, first: readonly FirstDetectionRow[], firstCap: number, workers: readonly WorkersRow[], cost: RunCostResult): string {
+function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs: readonly CertifySample[], campaign: CampaignResult, cap: number, first: readonly FirstDetectionRow[], firstCap: number, workers: readonly WorkersRow[], cost: RunCostResult, beside: CertifyBeside | undefined): string {
   const world = sched.filter((r) => !r.program.startsWith('engine only'))
   const ratios = world.map((r) => `${r.program}: ${fmt(r.ratio, 2)}× wall, ${fmt(r.cpuRatio, 2)}× CPU`).join('; ')
   const ordering = orderingMeasurements(rows)
@@ -122,7 +124,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
     ['scheduler throughput', 'decisions/s ≥ 3× fc.scheduler() on the same program', ratios || 'n/a', world.every((r) => r.ratio >= 3) ? 'yes' : 'no'],
     ['bug finding from a cold start (§5)', 'median over the gallery of runs-to-first-detection, guided fuzz ≥ 10× fewer than fast-check (programArbitrary + fc.scheduler())', `median fc ÷ guided ${fmt(cold.medianRatio, 2)}×; detected within ${fmt(firstCap)} runs (median search): guided ${cold.found['kit guided']}, unguided ${cold.found['kit unguided']}, fc ${cold.found['fc baseline']} of ${first.length}`, cold.medianRatio >= 10 ? 'yes' : 'no (see §5)'],
     ['schedule strategies on fixed programs (§2)', 'median runs-to-detect ≥ 10× fewer than fc.scheduler() on the ordering mutants', ordering.length ? ord : 'no mutant whose detection depends on the schedule on its program', ordering.length && ordering.every(({ m }) => medianRatio(m, cap).value >= 10) ? 'yes' : 'no'],
-    ['certify quick', '≤ 2 s wall on 2 cores (issue 29; was < 10 s)', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)` : 'not run', quick.length ? (q <= 2 ? 'yes' : 'no') : 'n/a'],
+    ['certify quick', '≤ 2 s wall on 2 cores (issue 29; was < 10 s)', quick.length ? `${fmt(q, 1)} s wall (${fmt(qc, 1)} s CPU)${beside ? `; side by side with ${beside.commit} (§3): ${fmt(certifyBesideRatio(beside), 2)}× its wall time` : ''}` : 'not run', quick.length ? (q <= 2 ? 'yes' : 'no') : 'n/a'],
     ['certify thorough', '< 60 s', thorough.length ? `${fmt(t, 1)} s wall (${fmt(tc, 1)} s CPU)` : 'not run', thorough.length ? (t < 60 ? 'yes' : 'no') : 'n/a'],
     longCampaignGoal(readLongCampaigns()),
     ...interactionGoals(readInteractionRecord()),
@@ -166,8 +168,13 @@ async function main(): Promise<void> {
   sched.push(...await benchEngine({ reps: CONFIG.schedulerReps, scale: CONFIG.schedulerScale, batchSeconds: CONFIG.batchSeconds }))
   const t1 = performance.now()
 
-  log('2/9 certify quick and thorough, each in a fresh process')
+  // One build of the earlier commit serves both sections that measure it side by side (2 and 5),
+  // removed when this process exits, however it ends.
+  const before = buildAt(BEFORE)
+  process.on('exit', () => removeBuild(before))
+  log(`2/9 certify quick and thorough, each in a fresh process; quick beside ${'dir' in before ? before.commit : BEFORE}`)
   const certs = await benchCertify({ quickReps: CONFIG.quickReps, thoroughReps: CONFIG.thoroughReps })
+  const beside = 'dir' in before ? await benchCertifyBeside(before, CONFIG.certifyPairs) : undefined
   const t2 = performance.now()
 
   log('3/9 cpu profile of the kit scheduler path')
@@ -182,7 +189,7 @@ async function main(): Promise<void> {
 
   log(`5/9 the kit's CPU per run, ${BEFORE} vs this checkout (alternating)`)
   const costLoad = { start: load(), end: '' }
-  const cost = await benchRunCost({ before: BEFORE, reps: CONFIG.costReps, seconds: CONFIG.costSeconds, maxRuns: CONFIG.costMaxRuns, log })
+  const cost = await benchRunCost({ before: BEFORE, build: before, reps: CONFIG.costReps, seconds: CONFIG.costSeconds, maxRuns: CONFIG.costMaxRuns, log })
   costLoad.end = load()
   const t3b = performance.now()
 
@@ -254,6 +261,10 @@ Certify on the reference factory as users run it: \`dsh-kit certify --profile <p
 
 ${certifyTable(certs)}
 
+${beside ? `The same quick certification side by side with ${beside.commit} (the "before" of §7), in turns (before, this checkout, before, …), ${beside.before.length} pair${beside.before.length === 1 ? '' : 's'}: this checkout takes ${fmt(certifyBesideRatio(beside), 2)}× its wall time. A wall-time goal moves with the shared host by about a quarter from day to day; this ratio does not. (${beside.commit} runs the suite of its day: its run and case counts are in the table.)
+
+${certifyBesideTable(beside, gitCommit().split(' ')[0]!)}` : `No side-by-side certification: ${'skipped' in before ? before.skipped : 'no before build'}.`}
+
 A ${fmt(campaign.runs)}-run fuzz campaign (\`runCampaign\` of \`scenarios/campaign/campaign.ts\`: guided as \`dsh-kit fuzz\` runs by default: corpus mutants and fresh random programs, portfolio schedules, every checker, reference factory), in \`node --expose-gc dist/bench/certify.js --child campaign\`: heapUsed right after a forced full GC. ${fmt(campaign.wallMs / 1000, 0)} s wall, ${fmt(campaign.cpuMs / 1000, 0)} s CPU (${fmt(campaign.cpuMs / campaign.runs, 2)} ms CPU per run); outcomes ${JSON.stringify(campaign.outcomes)}; violating runs ${campaign.violatingRuns}${campaign.violatingRuns ? ` (${JSON.stringify(campaign.violationCounts)})` : ''}; peak RSS ${fmt(campaign.maxRssMB)} MB.
 
 ${campaignTable(campaign)}
@@ -302,7 +313,7 @@ ${interactionSection(readInteractionRecord())}
 
 ## Goals vs measured
 
-${goals(sched, rows, certs, campaign, CONFIG.cap, first, CONFIG.firstCap, workers, cost)}
+${goals(sched, rows, certs, campaign, CONFIG.cap, first, CONFIG.firstCap, workers, cost, beside)}
 
 ## Reading the gaps
 
