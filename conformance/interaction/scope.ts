@@ -90,6 +90,8 @@ const VALUE_INDEX: readonly ReadonlyMap<string, number>[] = FACTORS.map((f) => n
 interface CodeLayout {
   readonly choices: readonly (readonly number[])[]
   readonly perChoice: number
+  /** Per choice, each chosen factor's weight in its code (the product of the later chosen factors' sizes). */
+  readonly weights: readonly (readonly number[])[]
 }
 
 const LAYOUTS = new Map<number, CodeLayout>()
@@ -99,7 +101,8 @@ function layoutOf(t: number): CodeLayout {
   if (layout === undefined) {
     const choices = factorChoices(t)
     const perChoice = Math.max(...choices.map((choice) => choice.reduce((n, k) => n * FACTOR_VALUES[FACTORS[k]!].length, 1)))
-    LAYOUTS.set(t, (layout = { choices, perChoice }))
+    const weights = choices.map((choice) => choice.map((_, k) => choice.slice(k + 1).reduce((n, f) => n * RADIX[f]!, 1)))
+    LAYOUTS.set(t, (layout = { choices, perChoice, weights }))
   }
   return layout
 }
@@ -264,7 +267,7 @@ export class InteractionScope {
     if (feasible === undefined) {
       if (!(t >= 1 && t <= 3)) throw new RangeError(`interaction scope: feasible combinations are counted at strengths 1 to 3, not ${t}`)
       const mask = new Uint8Array(codeSpace(t))
-      const { choices, perChoice } = layoutOf(t)
+      const { choices, perChoice, weights } = layoutOf(t)
       const tuples = this.#tuples
       const width = FACTORS.length
       let count = 0
@@ -274,7 +277,7 @@ export class InteractionScope {
         const choice = choices[c]!
         // Up to three factors, unrolled (a missing one weighs 0).
         const [f0 = 0, f1 = 0, f2 = 0] = choice
-        const [w0 = 0, w1 = 0, w2 = 0] = choice.map((_, k) => choice.slice(k + 1).reduce((n, f) => n * RADIX[f]!, 1))
+        const [w0 = 0, w1 = 0, w2 = 0] = weights[c]!
         const base = c * perChoice
         for (let at = 0; at < tuples.length; at += width) {
           const code = base + tuples[at + f0]! * w0 + tuples[at + f1]! * w1 + tuples[at + f2]! * w2
