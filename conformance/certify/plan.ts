@@ -24,7 +24,7 @@ export { CertifyOptionError, clauseNumberOf }
 /** How hard to look. */
 export interface Profile {
   readonly name: 'quick' | 'thorough'
-  /** Schedules per directed program. */
+  /** Schedules per directed program at most (each once: fewer when a program has fewer). */
   readonly schedules: number
   /** Seeded random programs (one schedule each). */
   readonly randomPrograms: number
@@ -47,7 +47,8 @@ export { DEFAULT_UNIT_TIMEOUT_MS } from './unit-timeout.js'
 /** One independent piece of a certification. */
 export type CertifyUnit =
   | { readonly kind: 'case'; readonly index: number }
-  | { readonly kind: 'program'; readonly index: number; readonly k: number }
+  /** A directed program (by its index in {@link CertifyPlan.programs}), under the profile's schedules, none twice. */
+  | { readonly kind: 'program'; readonly index: number }
   | { readonly kind: 'random'; readonly k: number }
   /** A program of the interaction suite (by its index in {@link CertifyPlan.interactions}), under every schedule of the mode. */
   | { readonly kind: 'interaction'; readonly index: number }
@@ -108,7 +109,7 @@ export function planCertify(adapter: NormalizedAdapter, options: PlanOptions = {
     return reason === undefined
   }) : []
   const units: CertifyUnit[] = cases.map((_, index) => ({ kind: 'case', index }))
-  programs.forEach((_, index) => { for (let k = 0; k < profile.schedules; k++) units.push({ kind: 'program', index, k }) })
+  programs.forEach((_, index) => units.push({ kind: 'program', index }))
   if (simulate) for (let k = 0; k < profile.randomPrograms; k++) units.push({ kind: 'random', k })
   const suite = simulate && profile.interactions === 'pairwise' ? interactionSuite({ operations: adapterOperations(adapter) }) : undefined
   const interactions = suite ? suite.entries.slice(0, suite.pairwise) : []

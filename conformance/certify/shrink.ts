@@ -29,6 +29,8 @@ import { checkRun } from '../checkers/index.js'
 import type { Violation } from '../checkers/index.js'
 import type { Failure, FailureShrink } from './report.js'
 import type { Strategy } from '../../sim/strategies/strategy.js'
+import { replay } from '../../sim/strategies/replay.js'
+import { readRunFile } from '../../sim/trace/run-file.js'
 import { interactionSchedules } from '../interaction/schedules.js'
 
 /**
@@ -42,8 +44,10 @@ export interface ShrinkUnit {
   readonly kind: 'shrink'
   readonly key: string
   readonly of: Exclude<CertifyUnit, { kind: 'case' }>
-  /** For an interaction program: which of its schedules (0-based) failed. */
+  /** For an interaction program: which of its schedules (0-based) failed; for a directed program, its seed. */
   readonly schedule?: number
+  /** For a directed program: the failing run's file, whose decision log replays its schedule (no-repeat schedules depend on the runs before them). */
+  readonly runFile?: string
 }
 
 /**
@@ -59,10 +63,17 @@ export function shrinkUnits(plan: CertifyPlan, verdicts: readonly (UnitVerdict |
       if (first.has(f.key)) continue
       // A directed case has no run to shrink; a run that never finished has no log.
       first.set(f.key, unit.kind !== 'case' && f.failure.runFile !== undefined
-        ? { kind: 'shrink', key: f.key, of: unit, ...(unit.kind === 'interaction' ? { schedule: f.failure.seed ?? 0 } : {}) } : undefined)
+        ? { kind: 'shrink', key: f.key, of: unit, ...shrinkSchedule(unit, f.failure) } : undefined)
     }
   })
   return [...first.values()].filter((u): u is ShrinkUnit => u !== undefined)
+}
+
+/** Where a shrink unit finds the failing run's schedule. */
+function shrinkSchedule(unit: Exclude<CertifyUnit, { kind: 'case' }>, failure: Failure): Pick<ShrinkUnit, 'schedule' | 'runFile'> {
+  if (unit.kind === 'interaction') return { schedule: failure.seed ?? 0 }
+  if (unit.kind === 'program') return { schedule: failure.seed ?? 0, ...(failure.runFile ? { runFile: failure.runFile } : {}) }
+  return {}
 }
 
 /** Run the shrink units (at most `concurrency` at once); the shrunk failure of each clause, by key. */
@@ -116,11 +127,20 @@ export async function runShrinkUnit(env: UnitEnv, unit: ShrinkUnit): Promise<Uni
 }
 
 /**
- * The failing run's schedule, begun: a planned unit's seeded strategy, or an interaction program's
- * DFS advanced to the schedule that failed (the schedules before it run again to get there).
+ * The failing run's schedule, begun: a random program's seeded strategy, a directed program's
+ * recorded decisions, or an interaction program's DFS advanced to the schedule that failed (the
+ * schedules before it run again to get there).
  */
 async function scheduleOf(env: UnitEnv, unit: ShrinkUnit, program: Program): Promise<{ seed: number; strategy: Strategy } | undefined> {
-  if (unit.of.kind !== 'interaction') {
+  if (unit.of.kind === 'program') {
+    // The schedule as the unit ran it: its run file's decisions (the unit wrote it before the shrink began).
+    if (unit.runFile === undefined) return undefined
+    const log = readRunFile(unit.runFile).decisions
+    const strategy = underOwnName(replay(log), log.strategy, log.seed)
+    strategy.beginRun()
+    return { seed: unit.schedule ?? 0, strategy }
+  }
+  if (unit.of.kind === 'random') {
     const strategy = strategyFor(unit.of.k, env.plan.seed)
     strategy.beginRun()
     return { seed: env.plan.seed + unit.of.k, strategy }
@@ -134,6 +154,18 @@ async function scheduleOf(env: UnitEnv, unit: ShrinkUnit, program: Program): Pro
     i++
   }
   return undefined
+}
+
+/** `strategy` recording `name` in its decision log: a replayed run saved again reads as the run it replays. */
+function underOwnName(strategy: Strategy, name: string, seed: string | undefined): Strategy {
+  return {
+    name, ...(seed === undefined ? {} : { seed }),
+    beginRun: () => strategy.beginRun(),
+    pick: (pending, ctx) => strategy.pick(pending, ctx),
+    random: (n) => strategy.random(n),
+    advanceTime: (at) => strategy.advanceTime?.(at),
+    endRun: () => strategy.endRun?.(),
+  }
 }
 
 /** The verdict of a shrink unit the pool lost: the failure stands as found, with the reason. */

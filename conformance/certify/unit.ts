@@ -15,7 +15,7 @@ import { validateProgram } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import type { RunResult } from '../../sim/run.js'
 import { toRunFile, writeRunFile } from '../../sim/trace/run-file.js'
-import { DfsNondeterminismError, pct, random } from '../../sim/strategies/index.js'
+import { DfsNondeterminismError, noRepeat, pct, random } from '../../sim/strategies/index.js'
 import type { Strategy } from '../../sim/strategies/index.js'
 import { renderTrace } from '../../sim/trace/trace.js'
 import { describeHang, settleOrHang } from '../../sim/pool/settle-or-hang.js'
@@ -126,7 +126,8 @@ export function caseRerun(env: { adapterModule?: string; adapter?: { name: strin
 /** Run one unit to its verdict. */
 export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<UnitVerdict> {
   if (unit.kind === 'case') return runCase(env, env.plan.cases[unit.index]!)
-  if (unit.kind === 'interaction') return runInteraction(env, unit)
+  if (unit.kind === 'interaction') return runSchedules(env, unit, interactionSchedules(), (run) => run)
+  if (unit.kind === 'program') return runSchedules(env, unit, directedSchedules(env.plan), (run) => env.plan.seed + run)
   const { program, name, via, allowDeadlock } = programOf(env, unit)
   if (program === undefined) return { kind: 'skipped', failures: [] }
   const k = unit.k
@@ -155,37 +156,49 @@ function interactionKeys(result: RunResult): string[] {
 }
 
 /**
- * An interaction program under every schedule of the mode (bounded DFS), each run watched like a
- * unit's; the first failure per clause is kept, and a run that never finishes ends the unit.
+ * The schedules of a directed program, begun one by one: the profile's seeded strategies
+ * (`strategyFor`), at most `schedules` of them, never one schedule twice (`noRepeat`: a program
+ * with fewer schedules runs each once and stops).
  */
-async function runInteraction(env: UnitEnv, unit: Extract<CertifyUnit, { kind: 'interaction' }>): Promise<UnitVerdict> {
-  const { program, name, via } = programOf(env, unit)
+export function* directedSchedules(plan: Pick<CertifyPlan, 'seed' | 'profile'>): Generator<Strategy & { readonly run: number }> {
+  const strategy = noRepeat({ strategyOf: (k) => strategyFor(k, plan.seed), maxRuns: plan.profile.schedules })
+  while (strategy.beginRun()) yield strategy
+}
+
+/**
+ * A program under every schedule of its unit (a directed program's no-repeat schedules, an
+ * interaction program's bounded DFS), each run watched like a unit's; the first failure per clause
+ * is kept, and a run that never finishes ends the unit. `seedOf` names run `i`'s schedule in
+ * failures and run files.
+ */
+async function runSchedules(env: UnitEnv, unit: Extract<CertifyUnit, { kind: 'interaction' | 'program' }>, schedules: Iterable<Strategy>, seedOf: (run: number) => number): Promise<UnitVerdict> {
+  const { program, name, via, allowDeadlock } = programOf(env, unit)
   const failures: { key: string; failure: Failure }[] = []
   const interactions = new Set<string>()
   const declines: number[][] = []
   let runs = 0
   validateOnce(program!)
-  for (const strategy of interactionSchedules()) {
-    runs++
+  for (const strategy of schedules) {
+    const seed = seedOf(runs++)
     const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory, validated: true }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
     if (settled.kind === 'rejected' && settled.error instanceof DfsNondeterminismError) {
       // The same program on the same schedule prefix offered other choices: the code under test is
       // not deterministic (state kept across runs), and the exploration cannot go on.
-      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
+      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program!, strategy: strategy.name, seed } })
       return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
     }
     if (settled.kind === 'rejected') throw settled.error
     if (settled.kind === 'hang') {
-      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program!, strategy: strategy.name, seed: runs - 1 } })
+      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program!, strategy: strategy.name, seed } })
       return { kind: 'run', runs, hungMs: settled.afterMs, failures, declines, interactions: [...interactions] }
     }
     const result = settled.value
     for (const k of interactionKeys(result)) interactions.add(k)
-    const violations = checkRun(program!, result.trace, result.outcome, tally)
+    const violations = checkRun(program!, result.trace, result.outcome, tally).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
     declines.push(tally.takeRun())
     for (const v of violations) {
       if (failures.some((f) => f.key === v.key)) continue
-      failures.push({ key: v.key, failure: saveFailure(env, v, result, program!, name, via, strategy.name, runs - 1) })
+      failures.push({ key: v.key, failure: saveFailure(env, v, result, program!, name, via, strategy.name, seed) })
     }
   }
   return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
@@ -204,7 +217,9 @@ export function lostVerdict(env: Pick<UnitEnv, 'plan' | 'adapterModule' | 'adapt
 
 function runLostFailure(env: Pick<UnitEnv, 'plan'>, unit: Exclude<CertifyUnit, { kind: 'case' }>, why: string): Failure {
   const { program, name, via } = programOf(env, unit)
-  const schedule = unit.kind === 'interaction' ? { strategy: 'dfs preemptionBound=2', seed: 0 } : { strategy: strategyFor(unit.k, env.plan.seed).name, seed: env.plan.seed + unit.k }
+  const schedule = unit.kind === 'interaction' ? { strategy: 'dfs preemptionBound=2', seed: 0 }
+    : unit.kind === 'program' ? { strategy: 'no-repeat', seed: env.plan.seed }
+      : { strategy: strategyFor(unit.k, env.plan.seed).name, seed: env.plan.seed + unit.k }
   return { message: `the simulated run never finished: ${why}`, via, programName: name, ...(program ? { program } : {}), ...schedule }
 }
 
