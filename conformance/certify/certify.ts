@@ -48,6 +48,20 @@ export const DEFAULT_MAX_LOST_UNITS = 5
  */
 const INTERACTION_UNIT_TIMEOUTS = 4
 
+/** A directed program's unit's watchdog, in unit timeouts per this many of its schedules (at least the interaction unit's). */
+const PROGRAM_SCHEDULES_PER_TIMEOUT = 8
+
+/**
+ * The pool's watchdog of `unit` (undefined: one unit timeout). A unit of many runs watches each
+ * run itself; the pool's budget only backs that up, and must not cut a slow adapter's long unit
+ * short (160 schedules of the upstream loop take about half a minute).
+ */
+function poolBudgetMs(unit: CertifyUnit, plan: CertifyPlan, unitTimeoutMs: number): number | undefined {
+  if (unit.kind === 'interaction') return INTERACTION_UNIT_TIMEOUTS * unitTimeoutMs + 2_000
+  if (unit.kind === 'program') return Math.max(INTERACTION_UNIT_TIMEOUTS, Math.ceil(plan.profile.schedules / PROGRAM_SCHEDULES_PER_TIMEOUT)) * unitTimeoutMs + 2_000
+  return undefined
+}
+
 /** A hang that took a watchdog this long to stop counts against {@link CertifyOptions.maxLostUnits}. */
 const COSTLY_HANG_MS = 1_000
 
@@ -147,7 +161,7 @@ async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & Poo
     try {
       run = await runUnits(plan.units, async (unit) => {
         // An interaction program runs under up to MAX_SCHEDULES schedules, each watched in the worker.
-        const outcome = await pool.run(unit, unit.kind === 'interaction' ? INTERACTION_UNIT_TIMEOUTS * unitTimeoutMs + 2_000 : undefined)
+        const outcome = await pool.run(unit, poolBudgetMs(unit, plan, unitTimeoutMs))
         if (outcome.kind === 'done') return outcome.result
         if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)
         throw outcome.error.name === 'AdapterError' ? new AdapterError(outcome.error.message) : outcome.error
