@@ -31,6 +31,7 @@ import type { Failure, FailureShrink } from './report.js'
 import type { Strategy } from '../../sim/strategies/strategy.js'
 import { replay } from '../../sim/strategies/replay.js'
 import { readRunFile } from '../../sim/trace/run-file.js'
+import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import { interactionSchedules } from '../interaction/schedules.js'
 
 /**
@@ -135,7 +136,12 @@ async function scheduleOf(env: UnitEnv, unit: ShrinkUnit, program: Program): Pro
   if (unit.of.kind === 'program') {
     // The schedule as the unit ran it: its run file's decisions (the unit wrote it before the shrink began).
     if (unit.runFile === undefined) return undefined
-    const log = readRunFile(unit.runFile).decisions
+    let log: DecisionLog
+    try {
+      log = readRunFile(unit.runFile).decisions
+    } catch {
+      return undefined // the run file is gone or damaged: the failure stands as found
+    }
     const strategy = underOwnName(replay(log), log.strategy, log.seed)
     strategy.beginRun()
     return { seed: unit.schedule ?? 0, strategy }
