@@ -257,6 +257,13 @@ export const CLASSIFICATIONS = [
     ...WAKE_DURING_TEARDOWN,
   },
   {
+    // Found by the thorough profile's no-repeat schedules of "teardown-with-open-turn": the waiter
+    // resolves at the teardown while the driver the late wake started still runs.
+    key: 'AGENT-RUNTIME-SCOPE 27',
+    match: /whenIdle\(\) resolved while the agent was running/,
+    ...WAKE_DURING_TEARDOWN,
+  },
+  {
     key: 'AGENT-PREPARE-PUBLISH 60',
     match: /agent\/session-start fired after owner "[^"]+" began unloading during its publication/,
     ...OWNER_UNLOAD_SEEN_LATE,
