@@ -160,7 +160,7 @@ async function certifyUnits(adapterInput: Adapter, options: CertifyOptions & Poo
     const { pool } = given ?? startCertifyPool(workers, options)
     try {
       run = await runUnits(plan.units, async (unit) => {
-        // An interaction program runs under up to MAX_SCHEDULES schedules, each watched in the worker.
+        // A program unit runs under many schedules, each watched in the worker (poolBudgetMs).
         const outcome = await pool.run(unit, poolBudgetMs(unit, plan, unitTimeoutMs))
         if (outcome.kind === 'done') return outcome.result
         if (outcome.kind === 'lost') return lostVerdict(env, unit, outcome.reason, outcome.detail, outcome.afterMs)

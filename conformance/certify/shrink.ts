@@ -142,7 +142,8 @@ async function scheduleOf(env: UnitEnv, unit: ShrinkUnit, program: Program): Pro
     } catch {
       return undefined // the run file is gone or damaged: the failure stands as found
     }
-    const strategy = underOwnName(replay(log), log.strategy, log.seed)
+    // Under the recorded name, so a replayed run saved again reads as the run it replays.
+    const strategy = Object.assign(replay(log), { name: log.strategy })
     strategy.beginRun()
     return { seed: unit.schedule ?? 0, strategy }
   }
@@ -160,18 +161,6 @@ async function scheduleOf(env: UnitEnv, unit: ShrinkUnit, program: Program): Pro
     i++
   }
   return undefined
-}
-
-/** `strategy` recording `name` in its decision log: a replayed run saved again reads as the run it replays. */
-function underOwnName(strategy: Strategy, name: string, seed: string | undefined): Strategy {
-  return {
-    name, ...(seed === undefined ? {} : { seed }),
-    beginRun: () => strategy.beginRun(),
-    pick: (pending, ctx) => strategy.pick(pending, ctx),
-    random: (n) => strategy.random(n),
-    advanceTime: (at) => strategy.advanceTime?.(at),
-    endRun: () => strategy.endRun?.(),
-  }
 }
 
 /** The verdict of a shrink unit the pool lost: the failure stands as found, with the reason. */

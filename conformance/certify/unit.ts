@@ -160,7 +160,7 @@ function interactionKeys(result: RunResult): string[] {
  * (`strategyFor`), at most `schedules` of them, never one schedule twice (`noRepeat`: a program
  * with fewer schedules runs each once and stops).
  */
-export function* directedSchedules(plan: Pick<CertifyPlan, 'seed' | 'profile'>): Generator<Strategy & { readonly run: number }> {
+export function* directedSchedules(plan: Pick<CertifyPlan, 'seed' | 'profile'>): Generator<Strategy> {
   const strategy = noRepeat({ strategyOf: (k) => strategyFor(k, plan.seed), maxRuns: plan.profile.schedules })
   while (strategy.beginRun()) yield strategy
 }

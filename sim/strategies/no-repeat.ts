@@ -69,14 +69,17 @@ export function noRepeat(options: NoRepeatOptions): NoRepeatStrategy {
       return wanted
     }
     let choice = wanted
+    let child: TrieNode | undefined
     for (let i = 0; i < n; i++) {
       const option = (wanted + i) % n
-      if (node.children.get(option)?.exhausted !== true) {
+      const tried = node.children.get(option)
+      if (tried?.exhausted !== true) {
         choice = option
+        child = tried
         break
       }
     }
-    let child = node.children.get(choice)
+    child ??= node.children.get(choice) // (every option exhausted cannot happen at a node that is not)
     if (child === undefined) {
       child = newNode(-1)
       node.children.set(choice, child)
