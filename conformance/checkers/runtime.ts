@@ -10,6 +10,7 @@ import { entriesOf, keyOf } from './analysis.js'
 import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import { violation } from './violation.js'
+import { invokeOfOutcome } from './windows.js'
 import type { Violation } from './violation.js'
 
 const ENDINGS = new Set(['completed', 'blocked', 'aborted', 'error'])
@@ -34,15 +35,10 @@ export function checkRuntime(a: Analysis): Violation[] {
     }
   }
   // 24–28: a resolved whenIdle() sees an idle agent.
-  const invokes = new Map<string, Extract<(typeof a.entries)[number], { k: 'invoke' }>>()
-  for (let ei = 0; ei < a.entries.length; ei++) {
-    const e = a.entries[ei]!
-    if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
-  }
   for (let ei = 0; ei < a.entries.length; ei++) {
     const e = a.entries[ei]!
     if (e.k !== 'outcome' || e.status !== 'ok') continue
-    const invoke = invokes.get(`${e.world}/${e.actor}/${e.op}`)
+    const invoke = invokeOfOutcome(a, e)
     if (invoke?.spec.op !== 'whenIdle') continue
     const id = invoke.spec.session
     // Only the agent published when whenIdle() was called: one called before (from a commit, on an id

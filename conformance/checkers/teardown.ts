@@ -11,6 +11,7 @@ import { R } from './declines.js'
 import { ownerOf } from './facts.js'
 import { dedupe } from './atomic.js'
 import { violation } from './violation.js'
+import { invokeOfOutcome } from './windows.js'
 import type { Violation } from './violation.js'
 
 const GROUP = 'AGENT-TEARDOWN-TEST'
@@ -77,14 +78,9 @@ export function checkTeardown(a: Analysis): Violation[] {
   const byWorld = new Map<number, Life[]>()
   for (const life of a.lives) byWorld.set(life.world, [...(byWorld.get(life.world) ?? []), life])
   const latestHandle = new Map<string, Life>()
-  const invokes = new Map<string, TraceEntry>()
   // The handle a dispose acts on is the latest one when it is invoked (a later create of the same
   // id may resolve before that teardown does).
   const disposing = new Map<TraceEntry, Life | undefined>()
-  for (let ei = 0; ei < a.entries.length; ei++) {
-    const e = a.entries[ei]!
-    if (e.k === 'invoke') invokes.set(`${e.world}/${e.actor}/${e.op}`, e)
-  }
   for (let ei = 0; ei < a.entries.length; ei++) {
     const e = a.entries[ei]!
     if (e.k === 'invoke' && e.spec.op === 'dispose') {
@@ -97,8 +93,8 @@ export function checkTeardown(a: Analysis): Violation[] {
     const tx = e.tx ? a.txs.get(e.tx) : undefined
     if (tx && e.status === 'ok' && tx.life) latestHandle.set(keyOf(tx.world, tx.id), tx.life)
     if (e.status !== 'ok') continue
-    const invoke = invokes.get(`${e.world}/${e.actor}/${e.op}`)
-    if (!invoke || invoke.k !== 'invoke') continue
+    const invoke = invokeOfOutcome(a, e)
+    if (!invoke) continue
     const spec = invoke.spec
     const lives = byWorld.get(e.world) ?? []
     const started = (life: Life): boolean => life.sessionCreated.i < invoke.i

@@ -47,6 +47,32 @@ const WINDOWS = new Derived((a: Analysis): OpWindow[] => {
   return list.map((w) => ({ invoke: w.invoke, outcome: w.outcome, spec: w.invoke.spec, world: w.invoke.world }))
 })
 
+/**
+ * The invoke entry an outcome settles, found by its `world/actor/op` key; where a key repeats in a
+ * run, the run's last invoke of it (the reading the runtime and teardown checks have always used,
+ * unlike {@link windowsOf}, which pairs an outcome with the latest invoke before it). Computed once
+ * per analysis for every outcome, so no checker builds its own map of the run's invokes.
+ */
+export function invokeOfOutcome(a: Analysis, outcome: Entry<'outcome'>): Entry<'invoke'> | undefined {
+  return LAST_INVOKES.of(a).get(outcome)
+}
+
+const LAST_INVOKES = new Derived((a: Analysis): Map<Entry<'outcome'>, Entry<'invoke'>> => {
+  const byKey = new Map<string, Entry<'invoke'>>()
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
+    if (e.k === 'invoke') byKey.set(`${e.world}/${e.actor}/${e.op}`, e)
+  }
+  const byOutcome = new Map<Entry<'outcome'>, Entry<'invoke'>>()
+  for (let ei = 0; ei < a.entries.length; ei++) {
+    const e = a.entries[ei]!
+    if (e.k !== 'outcome') continue
+    const invoke = byKey.get(`${e.world}/${e.actor}/${e.op}`)
+    if (invoke !== undefined) byOutcome.set(e, invoke)
+  }
+  return byOutcome
+})
+
 /** Whether the window is open at entry index `i` (invoked before it, not settled before it). */
 export function openAt(w: OpWindow, i: number): boolean {
   return w.invoke.i < i && (w.outcome === undefined || w.outcome.i > i)
