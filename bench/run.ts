@@ -159,6 +159,9 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
 
 async function main(): Promise<void> {
   const started = new Date()
+  // Read now, as the build measured stands (`npm run bench` builds just before): files edited while
+  // the bench runs are not in the build it measures.
+  const commit = gitCommit()
   const startLoad = load()
   const t0 = performance.now()
   log(`machine load ${startLoad}; results go to ${RESULTS}`)
@@ -226,7 +229,7 @@ async function main(): Promise<void> {
   const regressions = measured.filter((r) => r.main!.programSource === 'regression').length
   const out = `# Benchmarks
 
-${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : quick ? '**QUICK RUN (`npm run bench -- --quick`: every section at the reduced settings listed under Commands; counts and medians rest on fewer samples than a full run).**\n\n' : ''}Date: ${started.toISOString()} · commit ${gitCommit()} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, workers ${minutes(t3a - t3)}, run cost ${minutes(t3b - t3a)}, end to end ${minutes(t3c - t3b)}, detection ∥ campaign ${minutes(t4 - t3c)}, first detection ${minutes(t5 - t4)})
+${smoke ? '**SMOKE RUN (scaled down): not representative.**\n\n' : quick ? '**QUICK RUN (`npm run bench -- --quick`: every section at the reduced settings listed under Commands; counts and medians rest on fewer samples than a full run).**\n\n' : ''}Date: ${started.toISOString()} · commit ${commit} · total ${minutes(t5 - t0)} (scheduler ${minutes(t1 - t0)}, certify ${minutes(t2 - t1)}, profile ${minutes(t3 - t2)}, workers ${minutes(t3a - t3)}, run cost ${minutes(t3b - t3a)}, end to end ${minutes(t3c - t3b)}, detection ∥ campaign ${minutes(t4 - t3c)}, first detection ${minutes(t5 - t4)})
 
 ## Machine
 
@@ -263,7 +266,7 @@ ${certifyTable(certs)}
 
 ${beside ? `The same quick certification side by side with ${beside.commit} (the "before" of §7), in turns (before, this checkout, before, …), ${beside.before.length} pair${beside.before.length === 1 ? '' : 's'}: this checkout takes ${fmt(certifyBesideRatio(beside), 2)}× its wall time. A wall-time goal moves with the shared host by about a quarter from day to day; this ratio does not. (${beside.commit} runs the suite of its day: its run and case counts are in the table.)
 
-${certifyBesideTable(beside, gitCommit().split(' ')[0]!)}` : `No side-by-side certification: ${'skipped' in before ? before.skipped : 'no before build'}.`}
+${certifyBesideTable(beside, commit.split(' ')[0]!)}` : `No side-by-side certification: ${'skipped' in before ? before.skipped : 'no before build'}.`}
 
 A ${fmt(campaign.runs)}-run fuzz campaign (\`runCampaign\` of \`scenarios/campaign/campaign.ts\`: guided as \`dsh-kit fuzz\` runs by default: corpus mutants and fresh random programs, portfolio schedules, every checker, reference factory), in \`node --expose-gc dist/bench/certify.js --child campaign\`: heapUsed right after a forced full GC. ${fmt(campaign.wallMs / 1000, 0)} s wall, ${fmt(campaign.cpuMs / 1000, 0)} s CPU (${fmt(campaign.cpuMs / campaign.runs, 2)} ms CPU per run); outcomes ${JSON.stringify(campaign.outcomes)}; violating runs ${campaign.violatingRuns}${campaign.violatingRuns ? ` (${JSON.stringify(campaign.violationCounts)})` : ''}; peak RSS ${fmt(campaign.maxRssMB)} MB.
 
