@@ -43,7 +43,8 @@ import type { CampaignContext, CampaignSettings, FailureToReport, SeedResult } f
 import { CAMPAIGN_STRATEGIES, DEFAULT_GUIDANCE, DEFAULT_RUNS, DEFAULT_SCENARIO_RUNS } from './types.js'
 import type { CampaignCheckpoint, CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy } from './types.js'
 import type { CampaignUnit, CampaignWorkerInit } from './worker.js'
-import { GUIDANCE_LAG, GuidedDraw } from '../guidance/guided-draw.js'
+import { GuidedDraw } from '../guidance/guided-draw.js'
+import { campaignWindow, resultBatch, workerShare } from './window.js'
 import type { DrawnProgram } from '../guidance/guided-draw.js'
 import { ProgramShipping } from '../guidance/program-shipping.js'
 import { INTERACTION_PASSES, suiteFor } from '../interaction/seeds.js'
@@ -53,6 +54,7 @@ export * from './types.js'
 // (fast-check), which the thread feeding a campaign's workers does not need. scenarios/index.ts has them.
 export { scenarioMix } from './scenario-seeds.js'
 export { strategyForSeed } from './context.js'
+export { campaignWindow, SEEDS_PER_WORKER } from './window.js'
 
 /** A campaign option was out of range; the message names it. */
 export class CampaignError extends Error {
@@ -295,32 +297,13 @@ async function runInWorkers(
     saving?: Checkpointing; recycleAfter?: number
   },
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
-  // Seeds dispatched ahead of the next one the ledger takes: 32 per worker. Run times are
-  // heavy-tailed (median about 1 ms, 1 in 100 over 30 ms, a few near 200 ms on the reference): with a
-  // short window a slow seed at its head leaves the other workers idle once they have run the rest of
-  // it (a simulation over measured run times: 4 per worker keeps 2 workers 92-94% busy, 16 per worker
-  // 99%). The cost is the seeds still run after a stop: a time budget overshoots by up to 32 seeds'
-  // time. A guided campaign draws seed j's program from the corpus as it stood GUIDANCE_LAG seeds
-  // earlier, so no more than GUIDANCE_LAG + 1 seeds can be in flight.
-  const inFlight = Math.min(o.workers * 32, o.guided ? GUIDANCE_LAG + 1 : Number.POSITIVE_INFINITY)
-  // Each worker holds its share of the window and posts its results in batches, keeping enough of
-  // it in hand that it never idles while this thread takes them and posts the next seeds; the two
-  // threads wake each other once per batch instead of twice per seed. This thread's CPU per seed
-  // bounds the workers it can feed, and its wake-ups are much of it (about 0.6 ms each on the 2-core
-  // VM, cold caches and unoptimized code): on a 4,000-seed reference campaign batches of 8 instead of
-  // 4 took it from about 1.35 to 1.0 s, and with one worker on 8,000 seeds batches of 16 instead of
-  // 8 from about 1.4 to 1.1 s, and of 24 instead of 16 from 0.88 to 0.78 s (1/28 to 1/31 of the
-  // worker's, with the same wall time).
-  // - One worker's results arrive in seed order and are taken as they come: it only needs a round
-  //   trip's work in hand, and keeps a quarter of its share (8 seeds, about 25 ms of reference runs,
-  //   against about 1 ms for this thread to take 24 results and post 24 seeds).
-  // - Several workers' results interleave in seed order, so one worker's batch may wait for another's
-  //   before it is taken: each keeps half its share in hand.
-  const share = Math.ceil(inFlight / o.workers)
+  // How many seeds are in flight, how many each worker holds and how many results it posts at once: window.ts.
+  const inFlight = campaignWindow(o.workers, o.guided !== undefined)
+  const share = workerShare(inFlight, o.workers)
   const shipping = new ProgramShipping()
   const pool = campaignPool(ctx, o.workers, {
     prefetch: share - 1,
-    batch: o.workers === 1 ? Math.max(1, share - Math.ceil(share / 4)) : Math.max(1, Math.floor(share / 2)),
+    batch: resultBatch(share, o.workers),
     // A worker's own state only spares its results what it already reported (coverage, transitions)
     // or loaded (corpus programs): the ledger takes the same report from a fresh one, as it does from
     // any number of workers (CampaignOptions.recycleAfter).
