@@ -128,26 +128,10 @@ export async function runCertifyUnit(env: UnitEnv, unit: CertifyUnit): Promise<U
   if (unit.kind === 'case') return runCase(env, env.plan.cases[unit.index]!)
   if (unit.kind === 'interaction') return runSchedules(env, unit, interactionSchedules(), (run) => run)
   if (unit.kind === 'program') return runSchedules(env, unit, directedSchedules(env.plan), (run) => env.plan.seed + run)
-  const { program, name, via, allowDeadlock } = programOf(env, unit)
-  if (program === undefined) return { kind: 'skipped', failures: [] }
-  const k = unit.k
-  const strategy = strategyFor(k, env.plan.seed)
+  // A random program runs under its one seeded schedule.
+  const strategy = strategyFor(unit.k, env.plan.seed)
   strategy.beginRun()
-  validateOnce(program)
-  const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory, validated: true }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
-  if (settled.kind === 'rejected') throw settled.error // the kit's own failure (a harness error), not the adapter's
-  if (settled.kind === 'hang') {
-    return { kind: 'run', hungMs: settled.afterMs, failures: [{ key: LIVELOCK_KEY, failure: runLostFailure(env, unit, describeHang(settled)) }] }
-  }
-  const result = settled.value
-  const violations = checkRun(program, result.trace, result.outcome, tally).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
-  const declines = tally.takeRun()
-  const failures: { key: string; failure: Failure }[] = []
-  for (const v of violations) {
-    if (failures.some((f) => f.key === v.key)) continue
-    failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, env.plan.seed + k) })
-  }
-  return { kind: 'run', failures, declines: [declines], interactions: interactionKeys(result) }
+  return runSchedules(env, unit, [strategy], () => env.plan.seed + unit.k)
 }
 
 /** The distinct in-scope interactions of a run, by key. */
@@ -167,38 +151,40 @@ export function* directedSchedules(plan: Pick<CertifyPlan, 'seed' | 'profile'>):
 
 /**
  * A program under every schedule of its unit (a directed program's no-repeat schedules, an
- * interaction program's bounded DFS), each run watched like a unit's; the first failure per clause
- * is kept, and a run that never finishes ends the unit. `seedOf` names run `i`'s schedule in
- * failures and run files.
+ * interaction program's bounded DFS, a random program's one seeded schedule), each run watched like
+ * a unit's; the first failure per clause is kept, and a run that never finishes ends the unit.
+ * `seedOf` names run `i`'s schedule in failures and run files.
  */
-async function runSchedules(env: UnitEnv, unit: Extract<CertifyUnit, { kind: 'interaction' | 'program' }>, schedules: Iterable<Strategy>, seedOf: (run: number) => number): Promise<UnitVerdict> {
+async function runSchedules(env: UnitEnv, unit: Exclude<CertifyUnit, { kind: 'case' }>, schedules: Iterable<Strategy>, seedOf: (run: number) => number): Promise<UnitVerdict> {
   const { program, name, via, allowDeadlock } = programOf(env, unit)
+  // (a random program the adapter cannot run is skipped)
+  if (program === undefined) return { kind: 'skipped', failures: [] }
   const failures: { key: string; failure: Failure }[] = []
   const interactions = new Set<string>()
   const declines: number[][] = []
   let runs = 0
-  validateOnce(program!)
+  validateOnce(program)
   for (const strategy of schedules) {
     const seed = seedOf(runs++)
-    const settled = await settleOrHang(() => runProgram(program!, strategy, { process: env.adapter.processFactory, validated: true }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
+    const settled = await settleOrHang(() => runProgram(program, strategy, { process: env.adapter.processFactory, validated: true }), { timeoutMs: env.unitTimeoutMs, ...(env.keepAlive ? { keepAlive: env.keepAlive } : {}) })
     if (settled.kind === 'rejected' && settled.error instanceof DfsNondeterminismError) {
       // The same program on the same schedule prefix offered other choices: the code under test is
       // not deterministic (state kept across runs), and the exploration cannot go on.
-      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program!, strategy: strategy.name, seed } })
+      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program, strategy: strategy.name, seed } })
       return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
     }
     if (settled.kind === 'rejected') throw settled.error
     if (settled.kind === 'hang') {
-      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program!, strategy: strategy.name, seed } })
+      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program, strategy: strategy.name, seed } })
       return { kind: 'run', runs, hungMs: settled.afterMs, failures, declines, interactions: [...interactions] }
     }
     const result = settled.value
     for (const k of interactionKeys(result)) interactions.add(k)
-    const violations = checkRun(program!, result.trace, result.outcome, tally).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
+    const violations = checkRun(program, result.trace, result.outcome, tally).filter((v) => !(allowDeadlock && v.message.startsWith('deadlock')))
     declines.push(tally.takeRun())
     for (const v of violations) {
       if (failures.some((f) => f.key === v.key)) continue
-      failures.push({ key: v.key, failure: saveFailure(env, v, result, program!, name, via, strategy.name, seed) })
+      failures.push({ key: v.key, failure: saveFailure(env, v, result, program, name, via, strategy.name, seed) })
     }
   }
   return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
