@@ -73,13 +73,17 @@ export class Corpus<P = Program> {
   #before = new Uint32Array(256)
   #owners = new Int32Array(256)
   /**
-   * By slot: the entry's rarity sum, Σ 1 / hits(t) over its novel transitions, kept current, and
-   * the last take that changed it. In flat arrays rather than on the entries: a seed's result
-   * updates tens of them, and the feeding thread wakes with caches the workers have filled, so
+   * By slot: the entry's rarity sum, Σ 1 / hits(t) over its novel transitions, kept current, the
+   * last take that changed it, and what else its weight is made of (times picked, operations, age:
+   * copies of the entry's fields). In flat arrays rather than on the entries: a seed's result
+   * reweighs tens of them, and the feeding thread wakes with caches the workers have filled, so
    * each entry object reached was a cache miss.
    */
   readonly #rarity: Float64Array
   readonly #stamps: Uint32Array
+  readonly #picked: Float64Array
+  readonly #sizes: Float64Array
+  readonly #ages: Float64Array
   /** Slots whose rarity the current take changed, and the novel transitions it found (reused). */
   #stale = new Int32Array(256)
   readonly #novel: number[] = []
@@ -102,6 +106,9 @@ export class Corpus<P = Program> {
     this.#weights = new WeightTree(slots)
     this.#rarity = new Float64Array(slots)
     this.#stamps = new Uint32Array(slots)
+    this.#picked = new Float64Array(slots)
+    this.#sizes = new Float64Array(slots)
+    this.#ages = new Float64Array(slots)
     this.#bySlot = new Array<Kept<P> | undefined>(slots).fill(undefined)
     this.#free = Array.from({ length: slots }, (_, i) => slots - 1 - i)
   }
@@ -160,7 +167,7 @@ export class Corpus<P = Program> {
         }
       }
     }
-    for (let i = 0; i < staleCount; i++) this.#place(this.#bySlot[stale[i]!]!)
+    for (let i = 0; i < staleCount; i++) this.#place(stale[i]!)
     this.#runs += runs
     if (novel.length > 0) this.#growth.add(this.#runs, table.size)
     if (this.keep && program !== undefined && novel.length > 0) {
@@ -169,9 +176,12 @@ export class Corpus<P = Program> {
       // Every novel transition has been reached once: each adds 1 to the rarity.
       rarity[entry.slot] = novel.length
       stamps[entry.slot] = 0
+      this.#picked[entry.slot] = 0
+      this.#sizes[entry.slot] = entry.size
+      this.#ages[entry.slot] = entry.serial
       this.#entries.push(entry)
       this.#bySlot[entry.slot] = entry
-      this.#place(entry)
+      this.#place(entry.slot)
       for (let i = 0; i < novel.length; i++) table.setOwner(novel[i]!, entry.slot)
       if (this.#entries.length > this.capacity) this.#evict()
     }
@@ -186,8 +196,8 @@ export class Corpus<P = Program> {
   choose(rng: Rng): CorpusEntry<P> | undefined {
     if (this.#entries.length === 0) return undefined
     const chosen = this.#bySlot[this.#weights.find(rng.float() * this.#weights.total)]!
-    chosen.picked++
-    this.#place(chosen)
+    this.#picked[chosen.slot] = ++chosen.picked
+    this.#place(chosen.slot)
     return chosen
   }
 
@@ -201,9 +211,9 @@ export class Corpus<P = Program> {
     return this.#growth.at(runs)
   }
 
-  /** Put `e`'s current weight in the tree. */
-  #place(e: Kept<P>): void {
-    this.#weights.set(e.slot, this.#rarity[e.slot]! / Math.sqrt(1 + e.picked) / (1 + e.size / 10), e.serial)
+  /** Put the current weight of the entry in `slot` in the tree. */
+  #place(slot: number): void {
+    this.#weights.set(slot, this.#rarity[slot]! / Math.sqrt(1 + this.#picked[slot]!) / (1 + this.#sizes[slot]! / 10), this.#ages[slot]!)
   }
 
   /** The lowest-weight entry (the oldest among ties) leaves. */

@@ -78,3 +78,32 @@ describe('WeightTree', () => {
     expect(() => new WeightTree(0)).toThrow(/capacity must be a positive integer, got 0/)
   })
 })
+
+describe('WeightTree lowest slot, kept from the first ask on', () => {
+  it('names the same slot as a tree asked after every update, whenever it is first asked', () => {
+    for (const firstAsk of [0, 1, 37, 299]) {
+      const rng = createRng(firstAsk, 'weight-tree-lazy')
+      const lazy = new WeightTree(50)
+      const eager = new WeightTree(50)
+      const model = new Model(50)
+      for (let step = 0; step < 300; step++) {
+        const slot = rng.int(50)
+        if (rng.bool(0.2)) {
+          lazy.clear(slot)
+          eager.clear(slot)
+          model.weight[slot] = undefined
+        } else {
+          const weight = rng.pick([0.5, 1, 2])
+          const age = rng.int(11)
+          lazy.set(slot, weight, age)
+          eager.set(slot, weight, age)
+          model.weight[slot] = weight
+          model.age[slot] = age
+        }
+        expect(eager.lowest()).toBe(model.lowest())
+        if (step >= firstAsk) expect(lazy.lowest()).toBe(model.lowest())
+        expect(lazy.find(lazy.total / 2)).toBe(eager.find(eager.total / 2))
+      }
+    }
+  })
+})

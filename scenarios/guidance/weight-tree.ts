@@ -7,6 +7,12 @@
  *
  * Sums are recomputed from the children on every update (never adjusted by a difference), so a
  * node's sum depends only on its slots' current weights, not on the history of updates.
+ *
+ * The lowest slot per node is kept only from the first {@link WeightTree.lowest} on: a corpus asks
+ * for it only once it is full, and until then keeping it cost each update a comparison of two
+ * slots' weights and ages at every level, reads at random slots that were most of an update's
+ * cache misses on the feeding thread. Built then from the slots as they stand, it is what keeping
+ * it all along would have given.
  * @module
  */
 
@@ -18,6 +24,8 @@ export class WeightTree {
   readonly #low: Int32Array
   readonly #weight: Float64Array
   readonly #age: Float64Array
+  /** Whether `#low` is kept (see the module doc). */
+  #lowKept = false
 
   constructor(capacity: number) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`WeightTree capacity must be a positive integer, got ${capacity}`)
@@ -54,7 +62,8 @@ export class WeightTree {
    * rounding overshoot lands on the last slot with a weight. -1 when every slot is empty.
    */
   find(x: number): number {
-    if (this.#low[1]! < 0) return -1
+    // (every weight is positive: the total is 0 only when every slot is empty)
+    if (!(this.#sum[1]! > 0)) return -1
     const sum = this.#sum
     let node = 1
     while (node < this.#leaves) {
@@ -70,19 +79,28 @@ export class WeightTree {
 
   /** The slot with the lowest weight, the oldest among ties, or -1 when every slot is empty. */
   lowest(): number {
+    if (!this.#lowKept) this.#buildLow()
     return this.#low[1]!
   }
 
   #update(slot: number): void {
-    let node = this.#leaves + slot
-    const weight = this.#weight[slot]!
-    this.#sum[node] = weight
-    this.#low[node] = weight > 0 ? slot : -1
-    for (node >>= 1; node >= 1; node >>= 1) {
-      const left = 2 * node
-      this.#sum[node] = this.#sum[left]! + this.#sum[left + 1]!
-      this.#low[node] = this.#lower(this.#low[left]!, this.#low[left + 1]!)
-    }
+    const sum = this.#sum
+    const leaf = this.#leaves + slot
+    sum[leaf] = this.#weight[slot]!
+    for (let node = leaf >> 1; node >= 1; node >>= 1) sum[node] = sum[2 * node]! + sum[2 * node + 1]!
+    if (!this.#lowKept) return
+    const low = this.#low
+    low[leaf] = this.#weight[slot]! > 0 ? slot : -1
+    for (let node = leaf >> 1; node >= 1; node >>= 1) low[node] = this.#lower(low[2 * node]!, low[2 * node + 1]!)
+  }
+
+  /** Compute every node's lowest slot from the slots as they stand, and keep it from now on. */
+  #buildLow(): void {
+    const low = this.#low
+    const leaves = this.#leaves
+    for (let slot = 0; slot < leaves; slot++) low[leaves + slot] = this.#weight[slot]! > 0 ? slot : -1
+    for (let node = leaves - 1; node >= 1; node--) low[node] = this.#lower(low[2 * node]!, low[2 * node + 1]!)
+    this.#lowKept = true
   }
 
   #lower(a: number, b: number): number {
