@@ -170,12 +170,12 @@ async function runSchedules(env: UnitEnv, unit: Exclude<CertifyUnit, { kind: 'ca
     if (settled.kind === 'rejected' && settled.error instanceof DfsNondeterminismError) {
       // The same program on the same schedule prefix offered other choices: the code under test is
       // not deterministic (state kept across runs), and the exploration cannot go on.
-      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program: program, strategy: strategy.name, seed } })
+      failures.push({ key: NONDETERMINISM_KEY, failure: { message: `the factory is nondeterministic: ${settled.error.message}`, via, programName: name, program, strategy: strategy.name, seed } })
       return { kind: 'run', runs, failures, declines, interactions: [...interactions] }
     }
     if (settled.kind === 'rejected') throw settled.error
     if (settled.kind === 'hang') {
-      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program: program, strategy: strategy.name, seed } })
+      failures.push({ key: LIVELOCK_KEY, failure: { message: `the simulated run never finished: ${describeHang(settled)}`, via, programName: name, program, strategy: strategy.name, seed } })
       return { kind: 'run', runs, hungMs: settled.afterMs, failures, declines, interactions: [...interactions] }
     }
     const result = settled.value

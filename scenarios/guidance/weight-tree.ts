@@ -33,7 +33,7 @@ export class WeightTree {
     while (leaves < capacity) leaves *= 2
     this.#leaves = leaves
     this.#sum = new Float64Array(2 * leaves)
-    this.#low = new Int32Array(2 * leaves).fill(-1)
+    this.#low = new Int32Array(2 * leaves) // (filled by #buildLow when first asked)
     this.#weight = new Float64Array(leaves)
     this.#age = new Float64Array(leaves)
   }
@@ -62,9 +62,9 @@ export class WeightTree {
    * rounding overshoot lands on the last slot with a weight. -1 when every slot is empty.
    */
   find(x: number): number {
-    // (every weight is positive: the total is 0 only when every slot is empty)
-    if (!(this.#sum[1]! > 0)) return -1
     const sum = this.#sum
+    // (every weight is positive: the total is 0 only when every slot is empty)
+    if (!(sum[1]! > 0)) return -1
     let node = 1
     while (node < this.#leaves) {
       const left = 2 * node
