@@ -21,7 +21,7 @@ import { walkProjections } from '../conformance/checkers/projection.js'
 import type { Operation, Program } from '../sim/program/program.js'
 import { runProgram } from '../sim/run.js'
 import type { Trace } from '../sim/trace/trace.js'
-import { strategyForSeed } from '../scenarios/campaign/campaign.js'
+import { strategyForSeed } from '../scenarios/campaign/seed-strategy.js'
 import { drawForSeed } from '../scenarios/campaign/draw.js'
 import { arg, fmt, isMain, quietAbortListeners } from './common.js'
 

@@ -17,7 +17,8 @@ export * as arbitraries from './arbitraries/index.js'
 
 export { findScenario, SCENARIOS } from './catalog/catalog.js'
 
-export { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign, scenarioMix, strategyForSeed } from './campaign/campaign.js'
+export { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign, scenarioMix } from './campaign/campaign.js'
+export { strategyForSeed } from './campaign/seed-strategy.js'
 export { drawForSeed, programForSeed } from './campaign/draw.js'
 export type { CampaignFailure, CampaignOptions, CampaignProgress, CampaignReport, CampaignStrategy, Shard, SharedViolation, StateCoverage } from './campaign/campaign.js'
 export { checkAll, DEFAULT_SHRINK_BUDGET, measureRun, programCandidates, shrinkRun, sizeOf } from './campaign/shrink.js'

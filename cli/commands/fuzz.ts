@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import { CAMPAIGN_STRATEGIES, CampaignError, DEFAULT_GUIDANCE, runCampaign } from '../../scenarios/campaign/campaign.js'
-import type { CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
+import type { CampaignCheckpoint, CampaignProgress, CampaignReport, CampaignStrategy } from '../../scenarios/campaign/campaign.js'
 import { formatCampaign } from '../../report/campaign-text.js'
 import { findScenario } from '../../scenarios/catalog/catalog.js'
 import { describeAdapter } from '../../conformance/adapters/watched-adapter.js'
@@ -15,10 +15,6 @@ import { kitVersion } from '../kit-version.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
-import { checkpointWriter, readCheckpoint } from '../checkpoint.js'
-import { campaignJUnit } from '../../report/junit.js'
-import { knownViolations } from '../../conformance/certify/baseline.js'
-import { readBaselineFile } from '../baseline-file.js'
 
 /** `1h02m`, `3m05s`, `42s`. */
 function duration(seconds: number): string {
@@ -56,6 +52,18 @@ export function fuzzExitCode(report: CampaignReport): number {
   if (!report.passed) return EXIT.violation
   if (report.runs === 0) return EXIT.incomplete
   return EXIT.ok
+}
+
+/** The known violations of a `--baseline` file. */
+async function readKnownViolations(file: string): Promise<ReturnType<typeof import('../../conformance/certify/baseline.js').knownViolations>> {
+  const [{ knownViolations }, { readBaselineFile }] = await Promise.all([import('../../conformance/certify/baseline.js'), import('../baseline-file.js')])
+  return knownViolations(readBaselineFile(file))
+}
+
+/** A `--checkpoint` file: the state to resume from (if any) and its writer. */
+async function openCheckpoint(file: string): Promise<{ restore: CampaignCheckpoint | undefined; writer: ReturnType<typeof import('../checkpoint.js').checkpointWriter> }> {
+  const { checkpointWriter, readCheckpoint } = await import('../checkpoint.js')
+  return { restore: readCheckpoint(file), writer: checkpointWriter(file) }
 }
 
 export async function fuzzCommand(args: string[]): Promise<number> {
@@ -99,12 +107,15 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   }
   const outDir = writableDir('--out', values.out ?? join('.dsh-kit', 'fuzz'))
   const reporters = reporterOptions('fuzz', values.reporter, values.json)
-  const known = values.baseline === undefined ? undefined : knownViolations(readBaselineFile(values.baseline))
+  // The baseline, checkpoint and JUnit modules load only when asked for: each module a campaign's
+  // thread loads is start-up it pays before its workers have work.
+  const known = values.baseline === undefined ? undefined : await readKnownViolations(values.baseline)
+  const campaignJUnit = reporters.some((r) => r.kind === 'junit') ? (await import('../../report/junit.js')).campaignJUnit : undefined
   const adapter = values.adapter === undefined ? REFERENCE_ADAPTER : await describeAdapter(values.adapter, { probe: false })
   const started = performance.now()
   const deadline = timeMs === undefined ? undefined : started + timeMs
   const interactions = values.interaction ? 'only' as const : values['no-interaction-mix'] ? 'off' as const : 'mix' as const
-  const checkpoint = values.checkpoint === undefined ? undefined : { restore: readCheckpoint(values.checkpoint), writer: checkpointWriter(values.checkpoint) }
+  const checkpoint = values.checkpoint === undefined ? undefined : await openCheckpoint(values.checkpoint)
   const what = scenario ? `scenario ${scenario.name}` : interactions === 'only' ? 'the interaction suite'
     : `random programs${(values.guidance === undefined ? DEFAULT_GUIDANCE : values.guidance === 'on') ? ', guided by state coverage' : ''}${values['no-scenario-mix'] ? ', no scenario mix' : ''}${interactions === 'off' ? ', no interaction mix' : ''}`
   const recycling = recycleAfter ?? adapter.recycleAfter ?? 0
@@ -137,6 +148,6 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const budget = { ...(runs === undefined ? {} : { runs }), ...(values.time === undefined ? {} : { time: values.time }) }
   if (process.stderr.isTTY) process.stderr.write('\n')
   console.log(formatCampaign(report, { durationMs, timelines: !values['no-timelines'] }))
-  const failed = writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs, kitVersion: kitVersion(), budget }, null, 1)}\n`, junit: () => campaignJUnit({ ...report, durationMs }) })
+  const failed = writeReports(reporters, { json: () => `${JSON.stringify({ ...report, durationMs, kitVersion: kitVersion(), budget }, null, 1)}\n`, junit: () => campaignJUnit!({ ...report, durationMs }) })
   return outputsExitCode(failed, fuzzExitCode(report))
 }

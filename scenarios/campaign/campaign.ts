@@ -31,7 +31,6 @@
 
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
 import type { NormalizedAdapter } from '../../conformance/adapters/adapter.js'
-import { dfs } from '../../sim/strategies/index.js'
 import { compiledModuleUrl, WorkerPool } from '../../sim/pool/worker-pool.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { containsOperation } from '../../sim/program/contains-operation.js'
@@ -53,7 +52,6 @@ export * from './types.js'
 // drawForSeed and programForSeed (draw.ts) are not re-exported here: they load the generators
 // (fast-check), which the thread feeding a campaign's workers does not need. scenarios/index.ts has them.
 export { scenarioMix } from './scenario-seeds.js'
-export { strategyForSeed } from './context.js'
 export { campaignWindow, SEEDS_PER_WORKER } from './window.js'
 
 /** A campaign option was out of range; the message names it. */
@@ -214,14 +212,15 @@ async function exploreTree(
   ctx: CampaignContext, ledger: CampaignLedger, maxSeeds: number, stop: () => boolean, progress: (phase: 'running' | 'shrinking', key?: string) => void,
   workers: boolean,
 ): Promise<CampaignReport['stoppedBy'] | undefined> {
-  const strategy = dfs({ preemptionBound: 2 })
   const pools = workers ? [0, 1].map(() => campaignPool(ctx, 1)) : undefined
+  // In this thread only: with workers, the worker holding the tree holds its DFS.
+  const strategy = pools === undefined ? (await import('../../sim/strategies/dfs.js')).dfs({ preemptionBound: 2 }) : undefined
   try {
     for (let j = 0; j < maxSeeds; j++) {
       if (stop()) return undefined
       let seedResult: SeedResult | 'exhausted'
       let lost = false
-      if (pools === undefined) seedResult = await (await inThisThread()).treeStep(ctx, strategy, j)
+      if (pools === undefined) seedResult = await (await inThisThread()).treeStep(ctx, strategy!, j)
       else {
         const outcome = await pools[0]!.run({ kind: 'tree', j })
         if (outcome.kind === 'error') throw outcome.error

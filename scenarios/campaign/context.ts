@@ -1,9 +1,9 @@
 /**
  * What every unit of a campaign shares, and what a unit's result is: the settings, the context built
  * from them once per thread, the results the ledger takes, and the choices that are functions of a
- * seed alone (its strategy, whether it runs the interaction suite; its program is `seed.ts`'s). Apart from
- * `seed.ts`, which runs seeds: the thread that feeds a campaign's workers needs these, not the
- * simulator or the checkers (loading them was a good share of its start-up).
+ * seed alone (whether it runs the interaction suite; its strategy is `seed-strategy.ts`'s, its
+ * program `seed.ts`'s). The thread that feeds a campaign's workers needs these, not the simulator,
+ * the strategies or the checkers (loading them was a good share of its start-up).
  * @module
  */
 import { normalizeAdapter, REFERENCE_ADAPTER } from '../../conformance/adapters/adapter.js'
@@ -13,8 +13,6 @@ import type { DecisionLog } from '../../sim/trace/decision-log.js'
 import type { RunOutcome } from '../../sim/engine/index.js'
 import type { Program } from '../../sim/program/program.js'
 import { OPERATION_KINDS } from '../../sim/program/program.js'
-import { pct, random } from '../../sim/strategies/index.js'
-import type { Strategy } from '../../sim/strategies/index.js'
 import type { ArbitraryOptions } from '../arbitraries/index.js'
 import { scenarioMix } from './scenario-seeds.js'
 import type { CampaignStrategy } from './types.js'
@@ -153,15 +151,6 @@ export interface SeedResult {
    * the corpus keeps sends its program (most others do not).
    */
   readonly program?: StoredProgram
-}
-
-/** The schedule strategy of run seed `r` (one run), for random, pct and portfolio. */
-export function strategyForSeed(kind: Exclude<CampaignStrategy, 'dfs'>, r: number): Strategy {
-  switch (kind) {
-    case 'random': return random({ seed: r })
-    case 'pct': return pct({ seed: r, depth: 1 + (r % 3) })
-    case 'portfolio': return r % 4 === 0 ? random({ seed: r }) : pct({ seed: r, depth: r % 4 })
-  }
 }
 
 /** A goal's name in a campaign: the scenario's own, or `<scenario>: <goal>` in random-program mode. */

@@ -6,7 +6,7 @@ import { validateProgram } from '../../sim/program/program.js'
 import type { Program } from '../../sim/program/program.js'
 import { runProgram } from '../../sim/run.js'
 import { guidedReplay, replay } from '../../sim/strategies/index.js'
-import { strategyForSeed } from './campaign.js'
+import { strategyForSeed } from './seed-strategy.js'
 import { programForSeed } from './draw.js'
 import { programCandidates, shrinkRun } from './shrink.js'
 
