@@ -16,7 +16,7 @@ import { CampaignError, runCampaign, scenarioMix } from '../scenarios/campaign/c
 import { drawForSeed } from '../scenarios/campaign/draw.js'
 import { GUIDANCE_LAG } from '../scenarios/guidance/guided-draw.js'
 import type { CampaignProgress } from '../scenarios/campaign/campaign.js'
-import { formatCampaign } from './campaign-text.js'
+import { formatCampaign, formatStateCoverage } from './campaign-text.js'
 import { defineScenario, findScenario, goal } from '../scenarios/index.js'
 
 describe('campaign', () => {
@@ -190,6 +190,9 @@ describe('campaign', () => {
     expect(c.growth[1]!.transitions).toBeLessThan(c.growth[2]!.transitions)
     expect(c.growth[2]!.transitions).toBe(c.transitions)
     expect(formatCampaign(longer)).toMatch(/^state coverage: \d+ abstract transitions \(\d+ at 10%, \d+ at 50%, \d+ at 100% of the runs\); corpus \d+ programs, \d+ seeds ran a mutant of one$/m)
+    // The table of transitions has room: the report says nothing of it, until it fills.
+    expect(c.fullSince).toBeUndefined()
+    expect(formatStateCoverage({ ...c, fullSince: 42 })).toMatch(/; the table of transitions filled at run 42 \(its bound on memory\): transitions first reached after it are not counted$/)
     const again = await runCampaign({ runs: 100, seed: 40, interactions: 'off' })
     expect(again.stateCoverage).toEqual(c)
   })

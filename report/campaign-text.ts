@@ -72,7 +72,8 @@ export function formatStateCoverage(c: NonNullable<CampaignReport['stateCoverage
   if (c.lowerBound) return `state coverage: at least ${c.transitions} abstract transitions (the largest shard's)`
   const growth = c.growth.map((g) => `${g.transitions} at ${pct(g.share)}`).join(', ')
   const corpus = c.corpus ? `; corpus ${c.corpus.entries} programs, ${c.corpus.mutatedSeeds} seeds ran a mutant of one` : ''
-  return `state coverage: ${c.transitions} abstract transitions (${growth} of the runs)${corpus}`
+  const full = c.fullSince === undefined ? '' : `; the table of transitions filled at run ${c.fullSince} (its bound on memory): transitions first reached after it are not counted`
+  return `state coverage: ${c.transitions} abstract transitions (${growth} of the runs)${corpus}${full}`
 }
 
 /**

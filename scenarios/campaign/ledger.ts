@@ -155,6 +155,7 @@ export class CampaignLedger {
       transitions: corpus.covered,
       growth: [0.1, 0.5, 1].map(at),
       ...(this.ctx.settings.guidance && !this.ctx.scenario ? { corpus: { entries: corpus.entries.length, mutatedSeeds: this.mutated } } : {}),
+      ...(corpus.fullSince === undefined ? {} : { fullSince: corpus.fullSince }),
     }
   }
 }

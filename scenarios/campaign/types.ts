@@ -224,6 +224,12 @@ export interface StateCoverage {
   readonly corpus?: { readonly entries: number; readonly mutatedSeeds: number }
   /** A merged report: the largest shard's count (shards' transitions overlap; their union is not known). */
   readonly lowerBound?: true
+  /**
+   * The runs taken when the campaign's table of transitions filled (`guidance/transition-table.ts`,
+   * `MAX_TRANSITIONS`): transitions first reached after it are not counted and keep no program.
+   * Absent while the table has room.
+   */
+  readonly fullSince?: number
 }
 
 /** What a campaign found. */

@@ -21,6 +21,18 @@ describe('Corpus', () => {
     expect([c.hits(transitionHash('a')), c.hits(transitionHash('c')), c.hits(transitionHash('never'))]).toEqual([3, 1, 0])
   })
 
+  it('once its table of transitions is full, keeps no program for a transition it cannot hold and says since when', () => {
+    const c = new Corpus(true, undefined, undefined, 4)
+    c.take(0, p('first'), 1, t('a', 'b'))
+    expect(c.fullSince).toBeUndefined()
+    c.take(1, p('fills it'), 2, t('a', 'c', 'd'))
+    expect([c.covered, c.fullSince]).toEqual([4, 3])
+    c.take(2, p('past the bound'), 1, t('a', 'e'))
+    expect(c.entries.map((e) => e.program.name)).toEqual(['first', 'fills it'])
+    expect([c.covered, c.fullSince, c.hits(transitionHash('a')), c.hits(transitionHash('e'))]).toEqual([4, 3, 3, 0])
+    expect(c.growth).toEqual([{ runs: 1, transitions: 2 }, { runs: 3, transitions: 4 }])
+  })
+
   it('builds a program given as a function only when it enters the corpus', () => {
     const c = new Corpus(true)
     const built: string[] = []

@@ -20,7 +20,7 @@ import type { Rng } from '../../sim/streams.js'
 import { operationSlots } from './op-slots.js'
 import { GrowthCurve } from './growth-curve.js'
 import type { GrowthPoint } from './growth-curve.js'
-import { TransitionTable } from './transition-table.js'
+import { MAX_TRANSITIONS, TransitionTable } from './transition-table.js'
 import { WeightTree } from './weight-tree.js'
 
 export type { GrowthPoint }
@@ -52,7 +52,7 @@ export const MAX_CORPUS = 4096
 /** The state coverage of a campaign and, when guided, its corpus of programs (held as `P`). */
 export class Corpus<P = Program> {
   /** Runs that reached each transition, and the entry each is novel for. */
-  readonly #table = new TransitionTable()
+  readonly #table: TransitionTable
   readonly #entries: Kept<P>[] = []
   /** Each kept entry's weight, by slot. */
   readonly #weights: WeightTree
@@ -90,16 +90,20 @@ export class Corpus<P = Program> {
   /** The growth curve: one point each time coverage grew. */
   readonly #growth = new GrowthCurve()
   #runs = 0
+  #fullSince: number | undefined
 
   /**
    * @param keep whether programs reaching something new are kept (a guided campaign) or only coverage is counted.
    * @param capacity entries kept at most (default {@link MAX_CORPUS}).
    * @param sizeOf a program's operations, nested ones included (for a `Program`, its operation slots).
+   * @param maxTransitions transitions counted at most (see `TransitionTable`; default {@link MAX_TRANSITIONS}).
    */
   constructor(
     private readonly keep: boolean, private readonly capacity = MAX_CORPUS,
     private readonly sizeOf: (program: P) => number = (program) => operationSlots(program as Program).length,
+    maxTransitions = MAX_TRANSITIONS,
   ) {
+    this.#table = new TransitionTable(maxTransitions)
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`Corpus capacity must be a positive integer, got ${capacity}`)
     // One slot more than the capacity: an entry is kept before the lowest one leaves.
     const slots = keep ? capacity + 1 : 1
@@ -120,6 +124,14 @@ export class Corpus<P = Program> {
 
   get runs(): number {
     return this.#runs
+  }
+
+  /**
+   * The runs taken when the table of transitions filled (it holds {@link MAX_TRANSITIONS}), or
+   * `undefined`: from then on a transition not covered yet is not counted and keeps no program.
+   */
+  get fullSince(): number | undefined {
+    return this.#fullSince
   }
 
   /** Runs that reached the transition with hash `key` so far. */
@@ -170,6 +182,7 @@ export class Corpus<P = Program> {
     for (let i = 0; i < staleCount; i++) this.#place(stale[i]!)
     this.#runs += runs
     if (novel.length > 0) this.#growth.add(this.#runs, table.size)
+    if (this.#fullSince === undefined && table.full) this.#fullSince = this.#runs
     if (this.keep && program !== undefined && novel.length > 0) {
       const kept = typeof program === 'function' ? (program as () => P)() : program
       const entry: Kept<P> = { program: kept, r, novel: novel.slice(), picked: 0, size: this.sizeOf(kept), serial: this.#serial++, slot: this.#free.pop()! }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TransitionHasher, TransitionTable, transitionHash, transitionKeys } from './transition-table.js'
+import { MAX_TRANSITIONS, TransitionHasher, TransitionTable, transitionHash, transitionKeys } from './transition-table.js'
 
 describe('transition hashes and their table', () => {
   it('hashes a transition to a stable non-zero 53-bit integer, different transitions apart', () => {
@@ -42,6 +42,35 @@ describe('transition hashes and their table', () => {
     expect(table.hits(transitionHash('never'))).toBe(0)
     expect(table.owner(transitionHash('never'))).toBe(-1)
     expect(() => table.setOwner(transitionHash('never'), 1)).toThrow(/never hit/)
+  })
+
+  it('holds at most max transitions: one it does not hold counts as reached before, owned by none, and is tallied', () => {
+    const table = new TransitionTable(8)
+    const keys = Array.from({ length: 12 }, (_, i) => transitionHash(`t${i}`))
+    for (const key of keys.slice(0, 8)) expect(table.hit(key)).toBe(0)
+    table.setOwner(keys[3]!, 5)
+    expect([table.size, table.full, table.untracked]).toEqual([8, true, 0])
+    // Held keys go on counting; the others are not added, however often they come.
+    expect(table.hit(keys[3]!)).toBe(1)
+    expect(table.hit(keys[9]!)).toBe(1)
+    expect(table.hit(keys[9]!)).toBe(1)
+    const before = new Uint32Array(4)
+    const owners = new Int32Array(4)
+    table.hitAll([keys[3]!, keys[10]!, keys[0]!, keys[11]!], before, owners)
+    expect([...before]).toEqual([2, 1, 1, 1])
+    expect([...owners]).toEqual([5, -1, -1, -1])
+    expect([table.size, table.untracked, table.hits(keys[9]!), table.owner(keys[10]!)]).toEqual([8, 4, 0, -1])
+    expect(() => table.setOwner(keys[9]!, 1)).toThrow(/never hit/)
+  })
+
+  it('holds every transition below its bound, and refuses a bound that is not a power of two', () => {
+    const table = new TransitionTable(1 << 13)
+    for (let i = 0; i < 1 << 13; i++) expect(table.hit(transitionHash(`t${i}`))).toBe(0)
+    expect([table.size, table.full, table.untracked]).toEqual([1 << 13, true, 0])
+    expect(new TransitionTable().full).toBe(false)
+    expect(MAX_TRANSITIONS).toBe(1 << 20)
+    expect(() => new TransitionTable(3)).toThrow(/max must be a power of two >= 1, got 3/)
+    expect(() => new TransitionTable(0)).toThrow(/got 0/)
   })
 
   it('hashes a text given in pieces as transitionHash hashes it whole, and gives the keys sorted without duplicates', () => {

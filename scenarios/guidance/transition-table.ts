@@ -12,6 +12,11 @@
  * Two transitions with the same hash count as one. With 53 bits that needs about 10^8 distinct
  * transitions before it is likely at all (a 1,000,000-run campaign reaches a few 10^5); it would
  * only make guidance treat one new transition as already covered, never change a verdict.
+ *
+ * The table holds at most {@link MAX_TRANSITIONS} transitions (32 MB of slots), so a campaign's
+ * memory is bounded however long it runs. Past that, a transition it does not hold counts as
+ * reached before and novel for no entry: guidance then works with the transitions it holds, and
+ * the report says from which run on (`fullSince`).
  * @module
  */
 
@@ -106,8 +111,15 @@ const OWNER = 3
 const INITIAL_SLOTS = 1 << 12
 
 /**
+ * Distinct transitions a table holds at most: twice as many slots, 16 bytes each (32 MB). A
+ * 1,000,000-run reference campaign reaches a few 10^5.
+ */
+export const MAX_TRANSITIONS = 1 << 20
+
+/**
  * Per transition hash: the runs that reached it and the corpus entry it is novel for (an integer,
- * or -1), in an open-addressing table (linear probing; nothing is ever removed).
+ * or -1), in an open-addressing table (linear probing; nothing is ever removed; at most
+ * {@link MAX_TRANSITIONS} transitions, or `max`).
  *
  * A slot's key, count and owner lie side by side in 16 bytes (the key as a double, the count and
  * the owner as 32-bit integers over the same buffer), so a probe reads one cache line: the feeding
@@ -115,14 +127,34 @@ const INITIAL_SLOTS = 1 << 12
  * do it with caches the workers have since filled.
  */
 export class TransitionTable {
-  #keys = new Float64Array(2 * INITIAL_SLOTS)
-  #ints = new Int32Array(this.#keys.buffer)
-  #slots = INITIAL_SLOTS
+  #keys: Float64Array
+  #ints: Int32Array
+  #slots: number
   #size = 0
+  /** Hits of transitions the full table could not hold. */
+  #untracked = 0
+
+  /** @param max distinct transitions held at most (a power of two; default {@link MAX_TRANSITIONS}). */
+  constructor(private readonly max = MAX_TRANSITIONS) {
+    if (!Number.isSafeInteger(max) || max < 1 || (max & (max - 1)) !== 0) throw new RangeError(`TransitionTable: max must be a power of two >= 1, got ${max}`)
+    this.#slots = Math.min(INITIAL_SLOTS, 2 * max)
+    this.#keys = new Float64Array(2 * this.#slots)
+    this.#ints = new Int32Array(this.#keys.buffer)
+  }
 
   /** Distinct transitions counted. */
   get size(): number {
     return this.#size
+  }
+
+  /** Whether the table holds all it can: a transition it does not hold is no longer added. */
+  get full(): boolean {
+    return this.#size === this.max
+  }
+
+  /** Hits of transitions that were not held because the table was full. */
+  get untracked(): number {
+    return this.#untracked
   }
 
   /** Runs that reached `key` (0: never). */
@@ -131,11 +163,14 @@ export class TransitionTable {
     return this.#keys[2 * slot] === key ? this.#ints[4 * slot + HITS]! >>> 0 : 0
   }
 
-  /** Count one more run reaching `key`; returns the count before (0: `key` is new). */
+  /**
+   * Count one more run reaching `key`; returns the count before (0: `key` is new). A `key` the full
+   * table does not hold counts as reached once before.
+   */
   hit(key: number): number {
     // The slot first: counting may grow the table, which replaces the arrays.
     const slot = this.#count(key)
-    return (this.#ints[4 * slot + HITS]! >>> 0) - 1
+    return slot < 0 ? 1 : (this.#ints[4 * slot + HITS]! >>> 0) - 1
   }
 
   /**
@@ -147,6 +182,12 @@ export class TransitionTable {
   hitAll(keys: ArrayLike<number>, before: Uint32Array, owners: Int32Array): void {
     for (let i = 0; i < keys.length; i++) {
       const slot = this.#count(keys[i]!)
+      if (slot < 0) {
+        // Not held (the table is full): reached before, novel for no entry.
+        before[i] = 1
+        owners[i] = -1
+        continue
+      }
       const ints = this.#ints
       before[i] = (ints[4 * slot + HITS]! >>> 0) - 1
       owners[i] = ints[4 * slot + OWNER]! - 1
@@ -166,11 +207,18 @@ export class TransitionTable {
     this.#ints[4 * slot + OWNER] = owner + 1
   }
 
-  /** Count one more run reaching `key` (growing the table first if it is half full); returns its slot. */
+  /**
+   * Count one more run reaching `key` (growing the table first if it is half full); returns its
+   * slot, or -1 when the table is full and does not hold `key`.
+   */
   #count(key: number): number {
-    if ((this.#size + 1) * 2 > this.#slots) this.#grow()
+    if ((this.#size + 1) * 2 > this.#slots && this.#size < this.max) this.#grow()
     const slot = this.#find(key)
     if (this.#keys[2 * slot] !== key) {
+      if (this.#size === this.max) {
+        this.#untracked++
+        return -1
+      }
       this.#keys[2 * slot] = key
       this.#size++
     }
