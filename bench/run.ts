@@ -143,7 +143,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
       const steady = feedingShare(steadyRuns(w).one)
       return [
         `feeding thread, ${w.target}`, 'main thread CPU per run ≤ 1/32 of the worker\'s (1 worker)',
-        `whole campaign 1/${fmt(1 / whole, 0)}; runs ${fmt(w.runs + 1)} … ${fmt(2 * w.runs)} 1/${fmt(1 / steady, 0)}`,
+        `whole campaign 1/${fmt(1 / whole, 1)}; runs ${fmt(w.runs + 1)} … ${fmt(2 * w.runs)} 1/${fmt(1 / steady, 1)}`,
         whole <= 1 / 32 ? 'yes' : steady <= 1 / 32 ? 'steady state only' : 'no',
       ]
     }),
@@ -344,7 +344,7 @@ function workersSection(rows: readonly WorkersRow[], loads: Loads): string {
     if (t.length === 0) return 'n/a'
     const perRun = (f: (x: NonNullable<(typeof t)[number]>) => number): string => fmt(median(t.map((x, i) => f(x) / xs[i]!.runs)), 2)
     const share = feedingShare(xs)
-    return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)} (main ÷ workers 1/${fmt(1 / share, 0)})`
+    return `main ${perRun((x) => x.mainMs)}, worker${t[0]!.workersMs.length > 1 ? 's' : ''} ${perRun((x) => x.workersMs.reduce((a, b) => a + b, 0))}, other threads ${perRun((x) => x.otherMs)} (main ÷ workers 1/${fmt(1 / share, 1)})`
   }
   const threadLine = (r: WorkersRow): string => {
     const steady = steadyRuns(r)

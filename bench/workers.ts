@@ -185,6 +185,6 @@ if (isMain(import.meta.url)) {
   const only = arg('only')
   const rows = await benchWorkers({ reps: Number(arg('reps') ?? 3), seconds: Number(arg('seconds') ?? 15), log: (m) => process.stderr.write(`${m}\n`), ...(only !== undefined ? { only } : {}) })
   console.log(`${workersTable(rows)}\n\nSteady state (runs N+1 … 2N):\n\n${workersTable(rows, 'steady')}`)
-  const share = (x: number): string => (Number.isFinite(x) ? `1/${fmt(1 / x, 0)}` : 'n/a')
+  const share = (x: number): string => (Number.isFinite(x) ? `1/${fmt(1 / x, 1)}` : 'n/a')
   for (const r of rows.filter((x) => !x.skipped)) console.log(`\n${r.target}: the feeding thread's CPU ÷ the worker's, 1 worker: ${share(feedingShare(r.one))} whole campaign, ${share(feedingShare(steadyRuns(r).one))} runs N+1 … 2N (goal: at most 1/32)`)
 }
