@@ -15,6 +15,8 @@ import { kitVersion } from '../kit-version.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
+import type { checkpointWriter } from '../checkpoint.js'
+import type { KnownEntry } from '../../conformance/certify/report.js'
 
 /** `1h02m`, `3m05s`, `42s`. */
 function duration(seconds: number): string {
@@ -55,13 +57,13 @@ export function fuzzExitCode(report: CampaignReport): number {
 }
 
 /** The known violations of a `--baseline` file. */
-async function readKnownViolations(file: string): Promise<ReturnType<typeof import('../../conformance/certify/baseline.js').knownViolations>> {
+async function readKnownViolations(file: string): Promise<ReadonlyMap<string, KnownEntry>> {
   const [{ knownViolations }, { readBaselineFile }] = await Promise.all([import('../../conformance/certify/baseline.js'), import('../baseline-file.js')])
   return knownViolations(readBaselineFile(file))
 }
 
 /** A `--checkpoint` file: the state to resume from (if any) and its writer. */
-async function openCheckpoint(file: string): Promise<{ restore: CampaignCheckpoint | undefined; writer: ReturnType<typeof import('../checkpoint.js').checkpointWriter> }> {
+async function openCheckpoint(file: string): Promise<{ restore: CampaignCheckpoint | undefined; writer: ReturnType<typeof checkpointWriter> }> {
   const { checkpointWriter, readCheckpoint } = await import('../checkpoint.js')
   return { restore: readCheckpoint(file), writer: checkpointWriter(file) }
 }
