@@ -16,7 +16,7 @@ import { dedupe } from './atomic.js'
 import { R } from './declines.js'
 import { invokedInDispatch, rollbackBegan } from './facts.js'
 import { abortsCreation } from './analysis.js'
-import type { Projection, SplicePayload } from './projection.js'
+import type { SplicePayload } from './projection.js'
 import { isClaim, walkProjections } from './projection.js'
 import { violation } from './violation.js'
 import type { Violation } from './violation.js'
@@ -83,13 +83,7 @@ export function checkLedger(a: Analysis): Violation[] {
   const publishing = new Map<string, string[]>()
   const publishingAt = new Map<string, number>()
 
-  // The last append and what was pending on its session just before it: an observer of a splice
-  // sees the live inbox before that splice (§6.3), so a cancel made from inside one cannot drop what
-  // the splice is inserting.
-  // (a splice replaces its session's projection by a copy, so the object held here stays as it was)
-  let lastAppend: { world: number; id: string; before: Projection } | undefined
   walkProjections(a, (e, projections) => {
-    if (e.k === 'append') lastAppend = { world: e.world, id: e.id, before: projections.get(e.world, e.id) }
     if (e.k === 'resumed') {
       for (const ev of e.events) {
         if (ev.type !== 'agent/inbox/spliced') continue
