@@ -164,7 +164,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
  */
 function threeTimesText(cost: Awaited<ReturnType<typeof benchRunCost>>): string {
   const target = threeTimesTarget(cost)
-  return Number.isFinite(target) ? `; three times cheaper than ${cost.before!.commit}, the issue's title, is at most ${fmt(target, 2)} ms at this hour's speed (the 1.8 ms was a third of 352ea58's 5.39 ms on 2 Dec, when the host ran the same builds 1.7 to 2 times slower)` : ''
+  return Number.isFinite(target) ? `; three times cheaper than ${cost.before!.commit}, the issue's title, is at most ${fmt(target, 2)} ms at this hour's speed (the 1.8 ms was a third of 352ea58's 5.39 ms as read on 2 Dec, on a slower host)` : ''
 }
 
 async function main(): Promise<void> {
