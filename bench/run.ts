@@ -162,7 +162,7 @@ function goals(sched: readonly SchedulerRow[], rows: readonly DetectRow[], certs
  * asks of this run: a third of the before's kit CPU per run, measured beside it. Empty when the
  * before is not the build the issue read.
  */
-function threeTimesText(cost: Awaited<ReturnType<typeof benchRunCost>>): string {
+function threeTimesText(cost: RunCostResult): string {
   const target = threeTimesTarget(cost)
   return Number.isFinite(target) ? `; three times cheaper than ${cost.before!.commit}, the issue's title, is at most ${fmt(target, 2)} ms at this hour's speed (the 1.8 ms was a third of 352ea58's 5.39 ms as read on 2 Dec, on a slower host)` : ''
 }
