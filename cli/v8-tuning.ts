@@ -7,19 +7,27 @@
  * interrupt budget before optimizing lets their type feedback settle first; functions that stay
  * hot (an adapter's own included) are still optimized. On the 2-core VM, `certify --profile quick`
  * took about half the CPU with it; 4, 8, 16 and 32 times were tried, past 16 nothing more was
- * gained. Measured in `bench/` (RESULTS §7).
+ * gained. Measured in `bench/` (RESULTS §7). A long `fuzz` campaign (thousands of seeds per worker)
+ * is the exception: there its hot functions have met nearly every shape early, and half that budget
+ * costs less CPU (`interrupt-budget.ts`); `fuzz` sets it before its workers start.
  *
  * V8 flags are the process's, so this applies to the worker threads too. The kit as a library
  * (`runCampaign`, `certify`, the vitest face) leaves the user's process as it is.
  * @module
  */
 import { setFlagsFromString } from 'node:v8'
+import { campaignInterruptBudget, KIT_INTERRUPT_BUDGET } from './interrupt-budget.js'
 
-/** V8's default interrupt budget (bytes of bytecode executed between tiering checks) in V8 11 (Node 20). */
-const DEFAULT_INTERRUPT_BUDGET = 66 * 1024
+/** Whether this process tunes V8 (V8 11, and `DSH_KIT_V8_DEFAULTS` not set). */
+const TUNED = process.versions.v8.startsWith('11.') && process.env.DSH_KIT_V8_DEFAULTS === undefined
 
-/** The budget the CLI sets. */
-export const KIT_INTERRUPT_BUDGET = 16 * DEFAULT_INTERRUPT_BUDGET
+/**
+ * Set the budget for a campaign about to start its workers ({@link campaignInterruptBudget}); the
+ * workers' isolates, made afterwards, start with it. A no-op where this module tunes nothing.
+ */
+export function tuneForCampaign(seedsPerWorker: number): void {
+  if (TUNED) setFlagsFromString(`--interrupt-budget=${campaignInterruptBudget(seedsPerWorker)}`)
+}
 
 /**
  * The young generation's starting size, in MB per semi-space: V8's default maximum, where it starts
@@ -34,7 +42,7 @@ export const KIT_MIN_SEMI_SPACE_MB = 16
 
 // Later V8s (Node 22's 12.4) tier up by other flags: they are left as they are. DSH_KIT_V8_DEFAULTS
 // (any value) keeps V8's defaults, to compare.
-if (process.versions.v8.startsWith('11.') && process.env.DSH_KIT_V8_DEFAULTS === undefined) {
+if (TUNED) {
   setFlagsFromString(`--interrupt-budget=${KIT_INTERRUPT_BUDGET}`)
   setFlagsFromString(`--min-semi-space-size=${KIT_MIN_SEMI_SPACE_MB}`)
 }

@@ -1,0 +1,33 @@
+/**
+ * Which V8 interrupt budget (how much bytecode a function runs between tiering checks, so how soon
+ * it is optimized) the CLI runs with: a pure policy, applied by `v8-tuning.ts`.
+ * @module
+ */
+
+/** V8's default interrupt budget (bytes of bytecode executed between tiering checks) in V8 11 (Node 20). */
+export const DEFAULT_INTERRUPT_BUDGET = 66 * 1024
+
+/** The budget the CLI sets (see `v8-tuning.ts` for why). */
+export const KIT_INTERRUPT_BUDGET = 16 * DEFAULT_INTERRUPT_BUDGET
+
+/**
+ * A long campaign's budget. Over thousands of seeds per worker the hot functions meet nearly every
+ * shape early, so optimizing them sooner pays for the deoptimizations it adds; over a few hundred
+ * (`certify`, a short `fuzz`) it does not. On the 2-core VM, paired CPU against 16 times
+ * (fuzz, alternating runs): 1 worker, 3,000 seeds -416 +- 125 ms of 11.3 s and 5,700 seeds
+ * -505 +- 412 ms of 19.3 s; 2 workers, 3,000 seeds per worker -986 +- 492 ms of 26.1 s. Shorter:
+ * 2 workers, 1,500 seeds per worker +423 +- 157 ms of 13.9 s; 1 worker, 1,500 seeds -6 +- 62 ms;
+ * `certify --profile quick` +132 +- 26 ms of 3.6 s. 4 times was no better than 8.
+ */
+export const LONG_CAMPAIGN_INTERRUPT_BUDGET = 8 * DEFAULT_INTERRUPT_BUDGET
+
+/** Seeds per worker from which a campaign counts as long (see {@link LONG_CAMPAIGN_INTERRUPT_BUDGET}). */
+export const LONG_CAMPAIGN_SEEDS_PER_WORKER = 3_000
+
+/**
+ * The interrupt budget for a campaign of `seedsPerWorker` seeds per worker thread (`Infinity` when
+ * it runs until stopped).
+ */
+export function campaignInterruptBudget(seedsPerWorker: number): number {
+  return seedsPerWorker >= LONG_CAMPAIGN_SEEDS_PER_WORKER ? LONG_CAMPAIGN_INTERRUPT_BUDGET : KIT_INTERRUPT_BUDGET
+}
