@@ -6,7 +6,7 @@
 import { actor, cancel, create, dispose, followup, inject, on, program, queue, remove, runMaintenance, SLOW, steer, whenIdle } from '../../sim/program/build.js'
 import type { OpSpan } from './goals.js'
 import { canceledSplice, ended, event, has, indexOf, mark, messageKinds, pendingAt, span, spans, statusAt, turnEndings, within } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 import type { Trace } from '../../sim/trace/trace.js'
 
@@ -14,7 +14,7 @@ function cancels(t: Trace, id: string, keep: boolean): OpSpan[] {
   return spans(t, undefined, `cancel(${id},`).filter((s) => s.invoke.spec.op === 'cancel' && !!s.invoke.spec.keepInbox === keep)
 }
 
-const idle = defineScenario({
+const idle = catalogScenario({
   name: 'cancel-idle',
   title: 'plain and keepInbox cancels of an idle agent with and without pending items, racing injects and a followup',
   groups: ['X-CANCEL', 'AGENT-INBOX-COMMIT'],
@@ -36,7 +36,7 @@ const idle = defineScenario({
   ],
 })
 
-const maintenance = defineScenario({
+const maintenance = catalogScenario({
   name: 'cancel-during-maintenance',
   title: 'plain and keepInbox cancels land during a three-step maintenance task while followups arrive',
   groups: ['X-CANCEL', 'AGENT-RUNTIME-SCOPE'],
@@ -65,7 +65,7 @@ const maintenance = defineScenario({
   ],
 })
 
-const preStep = defineScenario({
+const preStep = catalogScenario({
   name: 'cancel-at-pre-step',
   title: 'cancels (plain, keepInbox) land while a slow agent/pre-step listener holds the step open',
   groups: ['X-CANCEL', 'X-INPUT'],
@@ -93,7 +93,7 @@ const preStep = defineScenario({
   ],
 })
 
-const runningStep = defineScenario({
+const runningStep = catalogScenario({
   name: 'cancel-running-step',
   title: 'keepInbox and plain cancels land during hung model steps while followups and steers queue up',
   groups: ['X-CANCEL', 'AGENT-RUNTIME-SCOPE'],
@@ -122,7 +122,7 @@ const runningStep = defineScenario({
   ],
 })
 
-const whenIdleRelease = defineScenario({
+const whenIdleRelease = catalogScenario({
   name: 'cancel-releases-when-idle',
   title: 'whenIdle() waits on a hung model call until another actor cancels (deadlocks when the cancel came first)',
   groups: ['X-CANCEL', 'AGENT-RUNTIME-SCOPE'],
@@ -147,7 +147,7 @@ const whenIdleRelease = defineScenario({
   ],
 })
 
-const firstCause = defineScenario({
+const firstCause = catalogScenario({
   name: 'cancel-first-cause-wins',
   title: 'a hook cancel, a user cancel and a handle dispose race on a hung step; the first cause must name the turn ending',
   groups: ['X-CANCEL', 'AGENT-TEARDOWN-TEST'],
@@ -168,7 +168,7 @@ const firstCause = defineScenario({
   ],
 })
 
-const latchRemoved = defineScenario({
+const latchRemoved = catalogScenario({
   name: 'latch-removed',
   title: 'a followup and a steer latched behind a maintenance task are removed with inbox.remove before it settles: no turn may follow',
   groups: ['X-INPUT', 'AGENT-RUNTIME-SCOPE'],
@@ -191,7 +191,7 @@ const latchRemoved = defineScenario({
   ],
 })
 
-const whenIdleThroughLatch = defineScenario({
+const whenIdleThroughLatch = catalogScenario({
   name: 'when-idle-through-latch',
   title: 'whenIdle() called during a maintenance task that a followup latched behind: it must wait for the task and the replayed turn',
   groups: ['AGENT-RUNTIME-SCOPE', 'X-INPUT'],

@@ -5,7 +5,7 @@
  */
 import { act, actor, BLOCK, create, followup, inject, on, program, steer } from '../../sim/program/build.js'
 import { ended, event, has, messageKinds, pendingAt, span, spans, statusAt, turnEndings } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 import type { Trace } from '../../sim/trace/trace.js'
 
@@ -22,7 +22,7 @@ function userMessages(t: Trace, id: string): Array<{ message: string; turn: numb
   return out
 }
 
-const bursts = defineScenario({
+const bursts = catalogScenario({
   name: 'input-bursts-across-turns',
   title: 'three actors send followups, steers and injects while tool steps and timed replies move turn boundaries',
   groups: ['X-INPUT', 'AGENT-RUNTIME-SCOPE', 'AGENT-INBOX-COMMIT'],
@@ -47,7 +47,7 @@ const bursts = defineScenario({
   ],
 })
 
-const fromListeners = defineScenario({
+const fromListeners = catalogScenario({
   name: 'input-from-listeners',
   title: 'listeners send from agent/turn-stopping, agent/inbox/claimed, a splice observer and agent/error while a model step fails',
   groups: ['X-INPUT', 'AGENT-INBOX-TEST', 'X-SESSION'],
@@ -78,7 +78,7 @@ const fromListeners = defineScenario({
   ],
 })
 
-const blockedAdmission = defineScenario({
+const blockedAdmission = catalogScenario({
   name: 'pre-step-blocks-with-queued-work',
   title: 'an agent/pre-step listener rejects two batches while followups, steers and injects are queued behind them',
   groups: ['X-INPUT', 'AGENT-INBOX-TEST'],

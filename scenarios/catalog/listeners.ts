@@ -6,12 +6,12 @@
 import type { EventName } from '../../core/contract.js'
 import { actor, create, dispose, followup, on, program, REJECT, setup, steer, THROW } from '../../sim/program/build.js'
 import { ended, event, has, indexOf, mark, span, spans, turnEndings, warn } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 
 const EDGES: readonly EventName[] = ['session/created', 'agent/created', 'agent/session-start', 'agent/disposed', 'session/disposed']
 
-const throwing = defineScenario({
+const throwing = catalogScenario({
   name: 'throwing-lifecycle-listeners',
   title: 'a throwing listener (once each) on session/created, agent/created, agent/session-start, agent/disposed and session/disposed while two ids are created and retried',
   groups: ['AGENT-REGISTRY-TEST', 'AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
@@ -31,7 +31,7 @@ const throwing = defineScenario({
   ],
 })
 
-const rejecting = defineScenario({
+const rejecting = catalogScenario({
   name: 'rejecting-lifecycle-listeners',
   title: 'async-rejecting listeners (twice each) on every lifecycle edge; rejections settle at their own scheduling points',
   groups: ['AGENT-REGISTRY-TEST', 'AGENT-TEARDOWN-TEST', 'AGENT-PREPARE-PUBLISH'],
@@ -54,7 +54,7 @@ const rejecting = defineScenario({
   ],
 })
 
-const driver = defineScenario({
+const driver = catalogScenario({
   name: 'throwing-driver-listeners',
   title: 'throwing and rejecting listeners on agent/status, agent/pre-step, agent/turn-stopping, inbox notifications and agent/error',
   groups: ['X-INPUT', 'AGENT-RUNTIME-SCOPE', 'AGENT-INBOX-TEST'],

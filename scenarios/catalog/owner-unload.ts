@@ -5,13 +5,13 @@
  */
 import { actor, create, dispose, followup, program, setup, SLOW, steer, unloadFactory, unloadOwner, whenIdle } from '../../sim/program/build.js'
 import { ended, event, has, indexOf, mark, sequence, setupWindow, span, spans, statusAt, within } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 
 const OWNER_DISPOSED = /owner disposed during setup/
 const LOOP_INACTIVE = /agent loop is not active/
 
-const duringSetup = defineScenario({
+const duringSetup = catalogScenario({
   name: 'owner-unload-during-setup',
   title: 'the owner fiber unloads while a create with a slow-disposing scoped effect is in its three-step setup',
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-SETUP-CONTRACT', 'AGENT-PREPARE-PUBLISH'],
@@ -37,7 +37,7 @@ const duringSetup = defineScenario({
   ],
 })
 
-const duringRollback = defineScenario({
+const duringRollback = catalogScenario({
   name: 'owner-unload-during-rollback',
   title: 'the owner unloads while a create whose setup rejected is rolling back behind a slow scoped effect',
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-SETUP-CONTRACT'],
@@ -60,7 +60,7 @@ const duringRollback = defineScenario({
   ],
 })
 
-const factoryPendingCreate = defineScenario({
+const factoryPendingCreate = catalogScenario({
   name: 'factory-unload-pending-create',
   title: 'the factory unloads while a create is pending in a three-step setup, and a second create follows',
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-FACTORY-SEAM'],
@@ -84,7 +84,7 @@ const factoryPendingCreate = defineScenario({
   ],
 })
 
-const factoryLiveAgents = defineScenario({
+const factoryLiveAgents = catalogScenario({
   name: 'factory-unload-live-agents',
   title: 'the factory unloads under two live agents, one mid-turn, then a handle disposes afterwards',
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-RUNTIME-SCOPE'],

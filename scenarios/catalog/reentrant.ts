@@ -7,13 +7,13 @@
 import type { EventName } from '../../core/contract.js'
 import { act, actor, create, dispose, followup, on, program, setup, SLOW, unloadFactory, unloadOwner } from '../../sim/program/build.js'
 import { ended, event, has, indexOf, mark, sequence, setupWindow, span, spans } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 
 const OWNER_DISPOSED = /owner disposed during setup/
 
 function unloadFrom(edge: EventName, name: string, groups: Scenario['groups']): Scenario {
-  return defineScenario({
+  return catalogScenario({
     name,
     title: `a ${edge} listener unloads the creating owner fiber from inside the dispatch, while a neighbour publishes`,
     groups,
@@ -45,7 +45,7 @@ const fromSessionCreated = unloadFrom('session/created', 'reentrant-unload-from-
 const fromAgentCreated = unloadFrom('agent/created', 'reentrant-unload-from-agent-created', ['AGENT-TEARDOWN-TEST', 'AGENT-REGISTRY-LIFECYCLE'])
 const fromSessionStart = unloadFrom('agent/session-start', 'reentrant-unload-from-session-start', ['AGENT-PREPARE-PUBLISH', 'AGENT-TEARDOWN-TEST'])
 
-const factoryFromPublication = defineScenario({
+const factoryFromPublication = catalogScenario({
   name: 'reentrant-factory-unload-from-publication',
   title: 'an agent/created listener unloads the factory while two creates publish',
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-FACTORY-SEAM'],
@@ -71,7 +71,7 @@ const factoryFromPublication = defineScenario({
   ],
 })
 
-const staleDispose = defineScenario({
+const staleDispose = catalogScenario({
   name: 'reentrant-stale-dispose-in-publication',
   title: "a session/created listener disposes the previous (already torn down) handle of the id being republished",
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-REGISTRY-TEST'],
@@ -89,7 +89,7 @@ const staleDispose = defineScenario({
   ],
 })
 
-const fromDriver = defineScenario({
+const fromDriver = catalogScenario({
   name: 'reentrant-dispose-from-driver-events',
   title: 'handles disposed from inside agent/status(running), agent/inbox/claimed and agent/turn-stopping of their own agent',
   groups: ['AGENT-TEARDOWN-TEST', 'X-CANCEL'],
@@ -118,7 +118,7 @@ const fromDriver = defineScenario({
   ],
 })
 
-const parentUnload = defineScenario({
+const parentUnload = catalogScenario({
   name: 'reentrant-parent-unload-from-child-created',
   title: "a child's agent/created listener unloads the parent's owner fiber while another child is being created",
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-FACTORY-SEAM'],

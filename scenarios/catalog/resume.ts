@@ -9,7 +9,7 @@ import {
   unloadFactory, unloadOwner,
 } from '../../sim/program/build.js'
 import { canceledSplice, ended, event, has, indexOf, inWorld, mark, pendingAt, resumed, span, spans, statusAt, within } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 import type { Trace } from '../../sim/trace/trace.js'
 
@@ -22,7 +22,7 @@ function loadHungAt(t: Trace, id: string, i: number): boolean {
   return hang >= 0 && hang < i && (aborted < 0 || aborted > i)
 }
 
-const hungAborted = defineScenario({
+const hungAborted = catalogScenario({
   name: 'resume-hung-load-aborted',
   title: 'a resume whose load hangs is aborted through its creation signal; a same-id create follows',
   groups: ['AGENT-CREATE-RESUME', 'AGENT-ATOMIC-TEST'],
@@ -49,7 +49,7 @@ const hungAborted = defineScenario({
   ],
 })
 
-const hungOwner = defineScenario({
+const hungOwner = catalogScenario({
   name: 'resume-hung-load-owner-unload',
   title: 'the owner unloads under a resume whose load never settles; another actor creates the id meanwhile',
   groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'],
@@ -71,7 +71,7 @@ const hungOwner = defineScenario({
   ],
 })
 
-const hungFactory = defineScenario({
+const hungFactory = catalogScenario({
   name: 'resume-hung-load-factory-unload',
   title: 'the factory unloads under a resume whose load never settles, and a second resume follows',
   groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'],
@@ -93,7 +93,7 @@ const hungFactory = defineScenario({
   ],
 })
 
-const failingSlow = defineScenario({
+const failingSlow = catalogScenario({
   name: 'resume-failing-and-slow-loads',
   title: 'a failing load, a slow load racing its owner unloading, and a followup to whatever was resumed',
   groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'],
@@ -128,7 +128,7 @@ const failingSlow = defineScenario({
   ],
 })
 
-const invalidSplice = defineScenario({
+const invalidSplice = catalogScenario({
   name: 'resume-invalid-splice',
   title: 'resume of a log whose first event splices past the end of an empty inbox, next to a valid log with a pending inject',
   groups: ['AGENT-INBOX-REPLAY', 'AGENT-CREATE-RESUME'],
@@ -152,7 +152,7 @@ const invalidSplice = defineScenario({
   ],
 })
 
-const invalidVariants = defineScenario({
+const invalidVariants = catalogScenario({
   name: 'resume-invalid-splice-variants',
   title: 'three logs with a duplicate pending id, an unknown target and an over-long removal are resumed concurrently',
   groups: ['AGENT-INBOX-REPLAY'],
@@ -178,7 +178,7 @@ const invalidVariants = defineScenario({
   ],
 })
 
-const restartMidTurn = defineScenario({
+const restartMidTurn = catalogScenario({
   name: 'restart-mid-turn',
   title: 'the process restarts while a turn hangs in the model and other actors keep sending, then the session is resumed',
   groups: ['AGENT-CREATE-RESUME', 'AGENT-INBOX-REPLAY', 'AGENT-TEARDOWN-TEST'],
@@ -202,7 +202,7 @@ const restartMidTurn = defineScenario({
   ],
 })
 
-const restartMidCreate = defineScenario({
+const restartMidCreate = catalogScenario({
   name: 'restart-mid-create',
   title: 'the process restarts while a create is inside its setup or just published, then the id is resumed',
   groups: ['AGENT-CREATE-RESUME', 'AGENT-TEARDOWN-TEST'],

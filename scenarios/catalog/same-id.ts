@@ -6,7 +6,7 @@
 import { actor, create, dispose, persistedTurn, program, resume, setup, SLOW } from '../../sim/program/build.js'
 import { allInSetup, ended, event, has, indexOf, inSetup, mark, span, spans } from './goals.js'
 import type { OpSpan } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 
 const EXISTS = /already exists/
@@ -17,7 +17,7 @@ function winner(creates: readonly (OpSpan | undefined)[]): OpSpan | undefined {
   return ok.length === 1 ? ok[0] : undefined
 }
 
-const twoCreates = defineScenario({
+const twoCreates = catalogScenario({
   name: 'same-id-two-creates',
   title: 'two concurrent creates of one id, each with a two-step async setup, then each disposes',
   groups: ['AGENT-ATOMIC-TEST', 'AGENT-PREPARE-PUBLISH'],
@@ -41,7 +41,7 @@ const twoCreates = defineScenario({
   ],
 })
 
-const threeCreates = defineScenario({
+const threeCreates = catalogScenario({
   name: 'same-id-three-creates',
   title: 'three concurrent creates of one id with setups of one, two and three steps',
   groups: ['AGENT-ATOMIC-TEST', 'AGENT-PREPARE-PUBLISH'],
@@ -58,7 +58,7 @@ const threeCreates = defineScenario({
   ],
 })
 
-const createVsResume = defineScenario({
+const createVsResume = catalogScenario({
   name: 'same-id-create-vs-resume',
   title: 'a create and a resume (slow load) of one persisted id race to publish',
   groups: ['AGENT-ATOMIC-TEST', 'AGENT-CREATE-RESUME'],
@@ -82,7 +82,7 @@ const createVsResume = defineScenario({
   ],
 })
 
-const createDuringTeardown = defineScenario({
+const createDuringTeardown = catalogScenario({
   name: 'same-id-create-during-teardown',
   title: 'a same-id create lands while the previous agent tears down behind a slow scope effect',
   groups: ['AGENT-ATOMIC-TEST', 'AGENT-TEARDOWN-TEST'],

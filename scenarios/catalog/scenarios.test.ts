@@ -3,6 +3,7 @@ import { runProgram } from '../../sim/run.js'
 import { validateProgram } from '../../sim/program/program.js'
 import { random } from '../../sim/strategies/index.js'
 import { actor, pause, program, whenIdle } from '../../sim/program/build.js'
+import { catalogScenario } from './scenario.js'
 import { CLAUSE_GROUPS, defineScenario, findScenario, goal, reachGoals, ScenarioError, SCENARIOS } from '../index.js'
 
 /**
@@ -40,6 +41,14 @@ describe('scenario catalogue', () => {
     // A program naming what nothing in it creates is invalid too.
     expect(() => defineScenario({ ...base, program: program([actor('a1', whenIdle('s1'))]) }))
       .toThrow(/scenario "ok-name": program\.actors\[0\]\.ops\[0\]\.session: no operation creates, resumes, registers or enters session "s1"/)
+  })
+
+  it('the catalog checks its scenarios\' names, groups and goals at import, and leaves their programs to the test above', () => {
+    const base = { name: 'ok-name', title: 't', groups: ['X-CANCEL' as const], program: program([actor('a1', whenIdle('s1'))]), goals: [goal('g', () => true)] }
+    expect(catalogScenario(base)).toBe(base)
+    expect(() => catalogScenario({ ...base, name: 'Not Kebab' })).toThrow(ScenarioError)
+    expect(() => catalogScenario({ ...base, groups: ['X-NOPE' as never] })).toThrow(/unknown clause group "X-NOPE"/)
+    expect(() => catalogScenario({ ...base, goals: [goal('g', () => true), goal('g', () => false)] })).toThrow(/duplicate goal "g"/)
   })
 
   it('goals are not vacuous: each is false on the trace of a run where nothing of interest happens', async () => {

@@ -5,10 +5,10 @@
  */
 import { actor, create, dispose, followup, inject, program, setup, SLOW, unloadFactory, unloadOwner } from '../../sim/program/build.js'
 import { ended, event, has, indexOf, overlap, span, statusAt, within } from './goals.js'
-import { defineScenario, goal } from './scenario.js'
+import { catalogScenario, goal } from './scenario.js'
 import type { Scenario } from './scenario.js'
 
-const disposeVsOwner = defineScenario({
+const disposeVsOwner = catalogScenario({
   name: 'dispose-races-owner-unload',
   title: 'handle.dispose() of an agent mid-turn races its owner fiber unloading; a slow scoped effect widens the teardown',
   groups: ['AGENT-TEARDOWN-TEST'],
@@ -37,7 +37,7 @@ const disposeVsOwner = defineScenario({
   ],
 })
 
-const disposeVsFactory = defineScenario({
+const disposeVsFactory = catalogScenario({
   name: 'dispose-races-factory-unload',
   title: 'handle.dispose() races the factory unloading while the owner fiber also unloads',
   groups: ['AGENT-TEARDOWN-TEST', 'AGENT-FACTORY-SEAM'],
