@@ -31,3 +31,18 @@ export const LONG_CAMPAIGN_SEEDS_PER_WORKER = 3_000
 export function campaignInterruptBudget(seedsPerWorker: number): number {
   return seedsPerWorker >= LONG_CAMPAIGN_SEEDS_PER_WORKER ? LONG_CAMPAIGN_INTERRUPT_BUDGET : KIT_INTERRUPT_BUDGET
 }
+
+/**
+ * A `--time` budget from which a campaign counts as long: a minute runs at least
+ * {@link LONG_CAMPAIGN_SEEDS_PER_WORKER} seeds per worker at 20 ms a run (the upstream loop's).
+ */
+export const LONG_CAMPAIGN_TIME_MS = 60_000
+
+/**
+ * The seeds per worker a `fuzz` campaign plans, for {@link campaignInterruptBudget}: its `--runs`
+ * shared among its workers; a long `--time` budget counts as unbounded, a short one or none as 0.
+ */
+export function plannedSeedsPerWorker(o: { readonly runs: number | undefined; readonly workers: number; readonly timeMs: number | undefined }): number {
+  if (o.runs !== undefined) return o.runs / o.workers
+  return o.timeMs !== undefined && o.timeMs >= LONG_CAMPAIGN_TIME_MS ? Number.POSITIVE_INFINITY : 0
+}

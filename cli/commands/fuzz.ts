@@ -15,12 +15,10 @@ import { kitVersion } from '../kit-version.js'
 import { exitCodeOf, interrupted } from '../interrupt.js'
 import { intOption, outputsExitCode, parseDuration, parseOptions, workersOption, writableDir } from '../options.js'
 import { reporterOptions, writeReports } from '../reporters/index.js'
+import { plannedSeedsPerWorker } from '../interrupt-budget.js'
 import { tuneForCampaign } from '../v8-tuning.js'
 import type { checkpointWriter } from '../checkpoint.js'
 import type { KnownEntry } from '../../conformance/certify/report.js'
-
-/** A `--time` budget from which a campaign counts as long for V8's tiering (`v8-tuning.ts`). */
-const LONG_TIME_BUDGET_MS = 60_000
 
 /** `1h02m`, `3m05s`, `42s`. */
 function duration(seconds: number): string {
@@ -127,9 +125,8 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const recycling = recycleAfter ?? adapter.recycleAfter ?? 0
   const recycled = recycling === 0 ? '' : ` (each replaced after ${recycling} seeds${recycleAfter === undefined ? ', as the adapter asks' : ''})`
   process.stderr.write(`fuzzing ${adapter.name}@${adapter.version}: ${what}${checkpoint?.restore ? `, resuming from ${values.checkpoint} (${checkpoint.restore.results.length} seeds)` : ''}, strategy ${values.strategy}, seed ${seed}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${timeMs === undefined ? '' : `, time ${values.time}`}${runs === undefined ? '' : `, runs ${runs}`}, ${workers} worker${workers === 1 ? '' : 's'}${recycled}\n`)
-  // A long campaign optimizes sooner (v8-tuning.ts). A time budget of a minute or more counts as
-  // long: a minute runs at least 3,000 seeds per worker at 20 ms a run (the upstream loop's).
-  tuneForCampaign(runs !== undefined ? runs / workers : timeMs !== undefined && timeMs >= LONG_TIME_BUDGET_MS ? Number.POSITIVE_INFINITY : 0)
+  // A long campaign optimizes sooner (v8-tuning.ts, interrupt-budget.ts).
+  tuneForCampaign(plannedSeedsPerWorker({ runs, workers, timeMs }))
   let report: CampaignReport
   try {
     report = await runCampaign({
