@@ -40,6 +40,10 @@ export interface FuzzChildOptions {
   readonly kitRoot?: string
   /** Write one `.cpuprofile` per thread into this directory. */
   readonly cpuProfDir?: string
+  /** Node or V8 options before the script (`--trace-opt`, …). */
+  readonly nodeArgs?: readonly string[]
+  /** Return what the child printed on stdout (V8's traces go there). */
+  readonly keepStdout?: boolean
   readonly timeoutMs?: number
 }
 
@@ -60,6 +64,8 @@ export interface FuzzChildResult {
    * rest (V8's GC and compiler threads, libuv's pool).
    */
   readonly threads?: { readonly mainMs: number; readonly workersMs: readonly number[]; readonly otherMs: number }
+  /** What it printed on stdout, with {@link FuzzChildOptions.keepStdout}. */
+  readonly stdout?: string
 }
 
 const PRELOAD = pathToFileURL(fileURLToPath(new URL('./cpu-report.js', import.meta.url))).href
@@ -126,7 +132,7 @@ export async function fuzzChild(options: FuzzChildOptions): Promise<FuzzChildRes
       ...(options.node ? { node: options.node } : {}), cwd: root, workers: at >= 0 ? Number(options.args[at + 1]) : 0,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       argv: [
-        ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
+        ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []), ...(options.nodeArgs ?? []),
         join(root, 'dist/cli/main.js'), 'fuzz', ...options.args, '--json', json, '--out', join(dir, 'runs'),
       ],
     })
@@ -134,7 +140,10 @@ export async function fuzzChild(options: FuzzChildOptions): Promise<FuzzChildRes
       throw new Error(`dsh-kit fuzz ${options.args.join(' ')} (in ${root}) exited with ${String(child.code)}:\n${child.stderr}`)
     }
     const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: number }
-    return { code: child.code, runs: report.runs, wallMs: child.wallMs, cpuMs: child.cpuMs, maxRssMB: child.maxRssMB, ...(child.threads ? { threads: child.threads } : {}) }
+    return {
+      code: child.code, runs: report.runs, wallMs: child.wallMs, cpuMs: child.cpuMs, maxRssMB: child.maxRssMB,
+      ...(child.threads ? { threads: child.threads } : {}), ...(options.keepStdout ? { stdout: child.stdout } : {}),
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

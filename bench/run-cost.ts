@@ -97,7 +97,7 @@ export interface RunCostOptions {
 }
 
 /** Whether a build's `fuzz` takes `--workers` (it runs in-thread before it did). */
-function hasWorkers(root: string): boolean {
+export function hasWorkers(root: string): boolean {
   return usageMentions(root, '--workers')
 }
 
@@ -118,7 +118,8 @@ function attributeDir(dir: string): Attribution {
   return a
 }
 
-function headCommit(): string {
+/** This checkout's HEAD, short. */
+export function headCommit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: KIT_ROOT, encoding: 'utf8' }).trim()
   } catch {

@@ -36,6 +36,7 @@ import { profileScheduler, profileTables } from './profile.js'
 import type { ProfileSummary } from './profile.js'
 import { AREAS, isCodeUnderTest } from './cpu-attribution.js'
 import type { Area } from './cpu-attribution.js'
+import { benchJit, jitTables } from './jit.js'
 import { benchRunCost, cpuPerRun, DEFAULT_BEFORE, kitMarginalRatio, kitPerRun, kitRatio, perArea, runCostTables, threeTimesTarget } from './run-cost.js'
 import type { RunCostResult } from './run-cost.js'
 import { benchEngine, benchScheduler, schedulerTable } from './scheduler.js'
@@ -203,6 +204,7 @@ async function main(): Promise<void> {
   log(`5/9 the kit's CPU per run, ${BEFORE} vs this checkout (alternating)`)
   const costLoad = { start: load(), end: '' }
   const cost = await benchRunCost({ before: BEFORE, build: before, reps: CONFIG.costReps, seconds: CONFIG.costSeconds, maxRuns: CONFIG.costMaxRuns, log })
+  const jit = await benchJit({ runs: cost.runs, build: before, log })
   costLoad.end = load()
   const t3b = performance.now()
 
@@ -249,7 +251,7 @@ ${machine()}
 ## Commands
 
 - Everything: \`npm run bench\` (= \`npm run build --silent && node dist/bench/run.js\`), which writes this file.
-- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/workers.js\`, \`node dist/bench/run-cost.js [--before <commit>]\`, \`node dist/bench/e2e.js\`, \`node dist/bench/first-detection.js --jobs 2 [--quick] [--write]\`, \`node dist/bench/cpu-windows.js [--adapter <module>] [--runs 1500] [--window 500]\` (CPU per run window by window in one campaign; the upstream adapter under its Node 22) (after \`npm run build\`; \`--write\` replaces §5 of this file). \`npm run bench -- --before <commit>\` compares the per-run CPU with another commit (default ${DEFAULT_BEFORE}).
+- Alone: \`node dist/bench/scheduler.js [--engine]\`, \`node dist/bench/detect.js --jobs 2\`, \`node dist/bench/certify.js\`, \`node dist/bench/profile.js\`, \`node dist/bench/workers.js\`, \`node dist/bench/run-cost.js [--before <commit>]\`, \`node dist/bench/jit.js [--runs 6000] [--before <commit>]\`, \`node dist/bench/e2e.js\`, \`node dist/bench/first-detection.js --jobs 2 [--quick] [--write]\`, \`node dist/bench/cpu-windows.js [--adapter <module>] [--runs 1500] [--window 500]\` (CPU per run window by window in one campaign; the upstream adapter under its Node 22) (after \`npm run build\`; \`--write\` replaces §5 of this file). \`npm run bench -- --before <commit>\` compares the per-run CPU with another commit (default ${DEFAULT_BEFORE}).
 - Settings of this run: scheduler ${CONFIG.schedulerReps} measured batches per side of about ${CONFIG.batchSeconds} s each (sized by one discarded warm-up batch), batches alternate kit / fast-check; detection ${CONFIG.seeds} seeds, at most ${CONFIG.cap} runs per seed, screening ${CONFIG.screenRuns}+${CONFIG.screenRuns} runs per candidate program over ${CONFIG.randomCandidates} random programs plus the directed programs and named scenarios; certify quick ×${CONFIG.quickReps} and thorough ×${CONFIG.thoroughReps}, each in a fresh process; campaign ${fmt(CONFIG.campaignRuns)} runs sampled every ${fmt(CONFIG.campaignEvery)}; workers ${CONFIG.workersReps} alternating pairs per target of about ${CONFIG.workersSeconds} s of CPU each; run cost ${CONFIG.costReps} alternating pairs of about ${CONFIG.costSeconds} s of CPU, as many one-run campaigns and one profiled campaign per build; end to end ${CONFIG.e2eReps} throughput rounds (${fmt(CONFIG.e2ePropertyRuns)} property runs, ${fmt(CONFIG.e2eFuzzRuns)} fuzz runs), ${CONFIG.e2eSeeds} seeds per mutant and side, at most ${CONFIG.e2eCap} runs; first detection ${CONFIG.firstSeeds} seeds per mutant and strategy, at most ${fmt(CONFIG.firstCap)} runs.
 
 ## 1. Scheduler throughput: the kit's scheduler vs \`fc.scheduler()\` on the same world
@@ -303,6 +305,10 @@ ${workersSection(workers, workersLoad)}
 ## 7. Cheaper runs: the kit's CPU per run, ${cost.before ? `${cost.before.commit} vs ${cost.after.commit}` : 'this checkout'}
 
 ${runCostSection(cost, costLoad)}
+
+The JIT's work in one more campaign of each build, under \`node --trace-opt --trace-deopt\` (\`bench/jit.ts\`): TurboFan's optimizing compiles, the functions it compiled again after a deoptimization threw their optimized code away, and the compile time V8 reports (elapsed time of each compile's phases, most on a background thread: CPU the campaign pays beside its worker). Issue 29 read 781 optimizing compiles of 414 functions in 6,000 runs at 352ea58.
+
+${jitTables(jit)}
 
 ## 8. End to end: a hand-written fast-check property vs \`dsh-kit fuzz\`
 
