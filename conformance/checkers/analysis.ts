@@ -316,8 +316,16 @@ export function analyse(trace: Trace, program: Program, declines: Declines = NO_
  */
 function byFacts(facts: Facts, candidates: readonly Tx[], life: Life): readonly Tx[] {
   if (!facts.present || candidates.length < 2) return candidates
-  const serials = [life.sessionCreated, life.agentCreated, life.sessionStart].map((edge) => edge === undefined ? undefined : facts.subjects.get(edge.i)?.serial).filter((n): n is number => n !== undefined)
-  const owner = serials.map((n) => facts.owners.get(n)).find((i) => i !== undefined)
+  // Loops, not map, filter and find: their intermediate lists hold numbers or also undefined, two
+  // hidden classes, and `analyse`, which this is inlined into, was deoptimized at the second.
+  const serials: number[] = []
+  let owner: number | undefined
+  for (const edge of [life.sessionCreated, life.agentCreated, life.sessionStart]) {
+    const serial = edge === undefined ? undefined : facts.subjects.get(edge.i)?.serial
+    if (serial === undefined) continue
+    serials.push(serial)
+    owner ??= facts.owners.get(serial)
+  }
   const owning = owner === undefined ? undefined : candidates.find((t) => t.invoke.i === owner)
   if (owning) return [owning]
   const possible = candidates.filter((t) => {
