@@ -179,15 +179,12 @@ export interface PreparationSpec {
   onRelease?: Action
 }
 
-/**
- * One harness operation (design.md concept 2). `session` names the target agent by id.
- *
- * An operation carries only the keys it was drawn or written with, so a campaign's operations have
- * many hidden classes. A normal form (every key of every kind, or one shape per kind, copied once
- * per seed) was tried for issue 29 and not kept: V8's optimizing compiles and deoptimizations did
- * not fall (437 and 55 before, 460 and 52 after, in 5,800 seeds), and its CPU read 390-620 ms more
- * per 14 s campaign in four variants (8-10 alternating pairs each; noise of ±600 ms in an A/A).
- */
+// An operation carries only the keys it was drawn or written with, so a campaign's operations have
+// many hidden classes. A normal form (every key of every kind, or one shape per kind, copied once per
+// seed) was tried for issue 29 and not kept: V8's optimizing compiles and deoptimizations did not
+// fall (437 and 55 before, 460 and 52 after, in 5,800 seeds), and its CPU read 390-620 ms more per
+// 14 s campaign in four variants (8-10 alternating pairs each; noise of ±600 ms in an A/A).
+/** One harness operation (design.md concept 2). `session` names the target agent by id. */
 export type Operation =
   | { op: 'create'; session: string; setup?: SetupSpec; owner?: string; parent?: string; signal?: string; maxTokens?: number; seeded?: boolean }
   | { op: 'resume'; session: string; setup?: SetupSpec; owner?: string; signal?: string }
