@@ -41,15 +41,16 @@ export function workerShare(window: number, workers: number): number {
  * - 4,000 seeds: batches of 8 instead of 4 took it from about 1.35 to 1.0 s;
  * - one worker, 8,000 seeds: batches of 16 instead of 8 took it from about 1.4 to 1.1 s;
  * - one worker, 8,000 runs: batches of 24 instead of 16 took it from 0.98 to 0.74 s (1/29 to 1/32 of
- *   the worker's), with no longer wall time.
+ *   the worker's), with no longer wall time;
+ * - one worker, 7,800 seeds: batches of 8, 24 and 31 read about 720, 530 and 490 ms (3 runs each).
  *
  * How many to keep in hand:
  * - One worker's results arrive in seed order and are taken as they come, so it only needs a round
- *   trip's work in hand. It keeps a quarter of its share: 8 seeds, about 25 ms of reference runs,
- *   against about 1 ms for the feeding thread to take 24 results and post 24 seeds.
+ *   trip's work in hand. It keeps a twelfth of its share: 3 of 33 seeds, about 5-9 ms of reference
+ *   runs, against about 1 ms for the feeding thread to take 30 results and post 30 seeds.
  * - Several workers' results interleave in seed order, so one worker's batch may wait for another's
  *   before it is taken. Each keeps half its share in hand.
  */
 export function resultBatch(share: number, workers: number): number {
-  return workers === 1 ? Math.max(1, share - Math.ceil(share / 4)) : Math.max(1, Math.floor(share / 2))
+  return workers === 1 ? Math.max(1, share - Math.ceil(share / 12)) : Math.max(1, Math.floor(share / 2))
 }

@@ -169,6 +169,8 @@ export class WorkerPool<U, R> {
   #lost = 0
   #recycled = 0
   #dispatchQueued = false
+  /** A worker's message is being handled: units submitted from its callbacks are dispatched at its end. */
+  #handling = false
   /** Checks loads, livelocks and memory while any worker lives (real timers: see real-clock.ts). */
   #watchdog: NodeJS.Timeout | undefined
   /** Workers terminated and not yet gone (their memory is not back yet). */
@@ -217,8 +219,9 @@ export class WorkerPool<U, R> {
     if (this.#initError) return failed(this.#initError)
     this.#queue.push({ id: this.#nextId++, unit, timeoutMs: timeoutMs ?? this.#options.unitTimeoutMs, resolve: done, reject: failed })
     // Units asked for in one turn of this thread's event loop reach a worker in one message: a
-    // campaign taking a batch of results refills its window one seed per result.
-    if (this.#dispatchQueued) return
+    // campaign taking a batch of results refills its window one seed per result. Asked for while a
+    // worker's message is handled, they go out at its end, without another turn of the loop.
+    if (this.#dispatchQueued || this.#handling) return
     this.#dispatchQueued = true
     realSetImmediate(() => {
       this.#dispatchQueued = false
@@ -269,18 +272,22 @@ export class WorkerPool<U, R> {
   }
 
   #onMessage(slot: Slot<R>, m: FromWorker): void {
-    switch (m.type) {
-      case 'ready':
-        slot.ready = true
-        this.#dispatch()
-        return
-      case 'init-failed':
-        this.#failInit(deserializeError(m.error))
-        return
-      case 'ends':
-        for (let i = 0; i < m.ends.length; i++) this.#onEnd(slot, m.ends[i]!)
-        if (slot.retiring && slot.jobs.length === 0) this.#recycle(slot)
-        this.#dispatch()
+    this.#handling = true
+    try {
+      switch (m.type) {
+        case 'ready':
+          slot.ready = true
+          break
+        case 'init-failed':
+          this.#failInit(deserializeError(m.error))
+          break
+        case 'ends':
+          for (let i = 0; i < m.ends.length; i++) this.#onEnd(slot, m.ends[i]!)
+          if (slot.retiring && slot.jobs.length === 0) this.#recycle(slot)
+      }
+    } finally {
+      this.#handling = false
+      if (!this.#closed) this.#dispatch()
     }
   }
 
