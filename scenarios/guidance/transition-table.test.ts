@@ -19,26 +19,51 @@ describe('transition hashes and their table', () => {
     expect([...keys]).toEqual([transitionHash('a'), transitionHash('b')].sort((x, y) => x - y))
   })
 
-  it('counts hits and owners per key across growth, as a Map would', () => {
-    const table = new TransitionTable()
+  it('counts hits and owners per key across growth, as a Map would, one key at a time or a seed\'s keys at once', () => {
+    // 16 slots to start with: 12,000 keys make it grow ten times.
+    const table = new TransitionTable(MAX_TRANSITIONS, 16)
+    const batched = new TransitionTable(MAX_TRANSITIONS, 16)
     const model = new Map<number, { hits: number; owner: number }>()
+    const seed: number[] = []
+    const flush = (): void => {
+      const before = new Uint32Array(seed.length)
+      const owners = new Int32Array(seed.length)
+      const expected = seed.map(() => [0, 0])
+      const counted = new Map<number, number>()
+      seed.forEach((key, i) => {
+        const n = counted.get(key) ?? batched.hits(key)
+        expected[i] = [n, batched.owner(key)]
+        counted.set(key, n + 1)
+      })
+      batched.hitAll(seed, before, owners)
+      expect(seed.map((_, i) => [before[i], owners[i]])).toEqual(expected)
+      seed.length = 0
+    }
     let x = 7
     for (let i = 0; i < 30_000; i++) {
       x = (x * 48271) % 2147483647
       const key = transitionHash(`t${x % 12_000}`)
       const before = model.get(key)
       expect(table.hit(key)).toBe(before?.hits ?? 0)
+      seed.push(key)
       model.set(key, { hits: (before?.hits ?? 0) + 1, owner: before?.owner ?? -1 })
       if (i % 3 === 0) {
         table.setOwner(key, i)
+        flush()
+        batched.setOwner(key, i)
         model.get(key)!.owner = i
       }
     }
+    flush()
     expect(table.size).toBe(model.size)
+    expect(batched.size).toBe(model.size)
     for (const [key, { hits, owner }] of model) {
       expect(table.hits(key)).toBe(hits)
       expect(table.owner(key)).toBe(owner)
+      expect(batched.hits(key)).toBe(hits)
+      expect(batched.owner(key)).toBe(owner)
     }
+    expect(() => new TransitionTable(MAX_TRANSITIONS, 12)).toThrow(/initialSlots must be a power of two/)
     expect(table.hits(transitionHash('never'))).toBe(0)
     expect(table.owner(transitionHash('never'))).toBe(-1)
     expect(() => table.setOwner(transitionHash('never'), 1)).toThrow(/never hit/)
