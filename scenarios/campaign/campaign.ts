@@ -311,7 +311,7 @@ async function runInWorkers(
     // are made here with the whole draw; only the message to a worker carries the shipped one.
     perWorker: (unit, worker) => {
       const u = unit as CampaignUnit
-      return u.kind === 'seed' && u.drawn?.origin === 'mutant' ? { ...u, drawn: shipping.ship(u.drawn as DrawnProgram, worker) } : u
+      return u.kind === 'seed' && u.drawn?.origin === 'mutant' ? { kind: 'seed', r: u.r, drawn: shipping.ship(u.drawn as DrawnProgram, worker) } : u
     },
   })
   const reports: Promise<void>[] = []

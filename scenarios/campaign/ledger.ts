@@ -26,6 +26,14 @@ import { InteractionCoverage, interactionScope } from '../../conformance/interac
  */
 export type RerunCommand = (r: number, j: number, fromCorpus: boolean) => string
 
+/** What taking one seed gave: the failures to report (each goes to `fill` at its slot), and whether the campaign must stop. */
+export interface SeedTaken {
+  readonly reports: readonly { readonly slot: number; readonly failure: FailureToReport }[]
+  readonly stop: boolean
+}
+
+const NOTHING_TAKEN: SeedTaken = Object.freeze({ reports: Object.freeze([]), stop: false })
+
 /** The ledger. */
 export class CampaignLedger {
   runs = 0
@@ -68,16 +76,15 @@ export class CampaignLedger {
    * carries) in the corpus if it reached a new transition. Returns the failures to report (each goes
    * to {@link fill} at the slot given) and whether the campaign must stop here.
    */
-  add(result: SeedResult): { reports: { slot: number; failure: FailureToReport }[]; stop: boolean } {
+  add(result: SeedResult): SeedTaken {
     const j = this.seeds
     this.seeds++
-    this.corpus.take(result.r, () => {
-      if (result.program === undefined) throw new Error(`campaign ledger: seed ${result.r} reached a new transition but its result carries no program`)
-      return result.program
-    }, result.runs.length, result.transitions)
+    this.#taking = result
+    this.corpus.take(result.r, this.#programTaken, result.runs.length, result.transitions)
     if (result.fromCorpus) this.mutated++
     if (!this.ctx.scenario) for (let i = 0; i < result.coverage.length; i++) this.coverage[result.coverage[i]!] = (this.coverage[result.coverage[i]!] ?? 0) + 1
-    const reports: { slot: number; failure: FailureToReport }[] = []
+    // Most seeds report nothing: they share one empty answer (this runs for every seed in the feeding thread).
+    let reports: { slot: number; failure: FailureToReport }[] | undefined
     if (result.interactions && this.interactions.add(result.interactions) > 0) {
       this.interactionGrowth.push([this.runs + result.runs.length, this.interactions.covered(2), this.interactions.covered(3)])
     }
@@ -102,6 +109,7 @@ export class CampaignLedger {
       if (fresh) {
         this.reported.add(fresh.key)
         const slot = this.failures.push(undefined) - 1
+        reports ??= []
         if (run.failing) {
           reports.push({ slot, failure: { key: fresh.key, message: fresh.message, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
         } else {
@@ -109,9 +117,17 @@ export class CampaignLedger {
         }
       }
       // Only a violation nobody knew about stops a campaign that does not keep going.
-      if (!this.keepGoing && keys.some((k) => !this.known.has(k))) return { reports, stop: true }
+      if (!this.keepGoing && keys.some((k) => !this.known.has(k))) return { reports: reports ?? [], stop: true }
     }
-    return { reports, stop: false }
+    return reports === undefined ? NOTHING_TAKEN : { reports, stop: false }
+  }
+
+  /** The result {@link add} is taking, and its program for the corpus (one function, not one per seed). */
+  #taking: SeedResult | undefined
+  readonly #programTaken = (): StoredProgram => {
+    const result = this.#taking!
+    if (result.program === undefined) throw new Error(`campaign ledger: seed ${result.r} reached a new transition but its result carries no program`)
+    return result.program
   }
 
   /** A report arrived for `slot`. */

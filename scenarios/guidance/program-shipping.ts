@@ -66,14 +66,19 @@ export class ProgramShipping {
     if (drawn.origin !== 'mutant') return drawn
     let held = this.#byWorker.get(worker)
     if (held === undefined) this.#byWorker.set(worker, (held = new ShippedLru(this.capacity)))
-    const one = (p: CorpusProgram): ShippedProgram => {
-      if (held.use(p.r)) return { r: p.r }
-      held.hold(p.r, true)
-      return p
-    }
-    const parent = one(drawn.parent)
-    return { origin: 'mutant', parent, donors: drawn.donors.map(one), split: drawn.split }
+    // No closure or map per seed: this runs for every mutant in the thread feeding the workers.
+    const parent = shipOne(drawn.parent, held)
+    const donors: ShippedProgram[] = []
+    for (let i = 0; i < drawn.donors.length; i++) donors.push(shipOne(drawn.donors[i]!, held))
+    return { origin: 'mutant', parent, donors, split: drawn.split }
   }
+}
+
+/** `p` as posted to a worker that holds `held`: by seed when it holds it (then used), else whole (then held). */
+function shipOne(p: CorpusProgram, held: ShippedLru<true>): ShippedProgram {
+  if (held.use(p.r)) return { r: p.r }
+  held.hold(p.r, true)
+  return p
 }
 
 /** The worker's side: the programs it was sent, so a unit naming one by seed finds its bytes. */
