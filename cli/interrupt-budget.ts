@@ -25,10 +25,27 @@ export const LONG_CAMPAIGN_INTERRUPT_BUDGET = 8 * DEFAULT_INTERRUPT_BUDGET
 export const LONG_CAMPAIGN_SEEDS_PER_WORKER = 3_000
 
 /**
+ * The budget of a longer campaign still: the longer it runs, the sooner optimizing pays for the
+ * compiling and deoptimizing it adds (the hot functions have met their shapes), and this budget
+ * also reaches the thread feeding the workers, whose functions each run once per seed and so stay
+ * longest in unoptimized code. On the 2-core VM (fuzz, alternating runs, against 8 times), 1
+ * worker: 7,800 seeds, at 4 times: feeding thread -44 +- 15 ms of 550, CPU -0.6 +- 0.6 s of 20.7,
+ * wall -1.5 +- 0.6 s of 17.2; at 2 times against 4 times: feeding thread -27 +- 7 ms, CPU
+ * +0.06 +- 0.3 s, wall -0.7 +- 0.2 s; at V8's default against 4 times, CPU +1.2 +- 0.3 s. Shorter
+ * runs pay for the compiling: 1 worker, 3,900 seeds, 2 times against 8: CPU +0.52 +- 0.06 s of 10.0
+ * (wall -0.8 s); 2 workers, 3,900 seeds each, 4 times against 8: CPU +0.5 +- 0.2 s of 20.5.
+ */
+export const LONGER_CAMPAIGN_INTERRUPT_BUDGET = 2 * DEFAULT_INTERRUPT_BUDGET
+
+/** Seeds per worker from which a campaign counts as longer (see {@link LONGER_CAMPAIGN_INTERRUPT_BUDGET}). */
+export const LONGER_CAMPAIGN_SEEDS_PER_WORKER = 6_000
+
+/**
  * The interrupt budget for a campaign of `seedsPerWorker` seeds per worker thread (`Infinity` when
  * it runs until stopped).
  */
 export function campaignInterruptBudget(seedsPerWorker: number): number {
+  if (seedsPerWorker >= LONGER_CAMPAIGN_SEEDS_PER_WORKER) return LONGER_CAMPAIGN_INTERRUPT_BUDGET
   return seedsPerWorker >= LONG_CAMPAIGN_SEEDS_PER_WORKER ? LONG_CAMPAIGN_INTERRUPT_BUDGET : KIT_INTERRUPT_BUDGET
 }
 
