@@ -8,8 +8,9 @@
  * hot (an adapter's own included) are still optimized. On the 2-core VM, `certify --profile quick`
  * took about half the CPU with it; 4, 8, 16 and 32 times were tried, past 16 nothing more was
  * gained. Measured in `bench/` (RESULTS §7). A long `fuzz` campaign (thousands of seeds per worker)
- * is the exception: there its hot functions have met nearly every shape early, and half that budget
- * costs less CPU (`interrupt-budget.ts`); `fuzz` sets it before its workers start.
+ * is the exception: there its hot functions have met nearly every shape early, and a lower budget
+ * (8 times, 2 times from 6,000 seeds per worker) costs less CPU (`interrupt-budget.ts`); `fuzz` sets
+ * it before its workers start.
  *
  * V8 flags are the process's, so this applies to the worker threads too. The kit as a library
  * (`runCampaign`, `certify`, the vitest face) leaves the user's process as it is.

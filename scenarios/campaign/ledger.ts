@@ -81,6 +81,7 @@ export class CampaignLedger {
     this.seeds++
     this.#taking = result
     this.corpus.take(result.r, this.#programTaken, result.runs.length, result.transitions)
+    this.#taking = undefined
     if (result.fromCorpus) this.mutated++
     if (!this.ctx.scenario) for (let i = 0; i < result.coverage.length; i++) this.coverage[result.coverage[i]!] = (this.coverage[result.coverage[i]!] ?? 0) + 1
     // Most seeds report nothing: they share one empty answer (this runs for every seed in the feeding thread).
@@ -109,9 +110,8 @@ export class CampaignLedger {
       if (fresh) {
         this.reported.add(fresh.key)
         const slot = this.failures.push(undefined) - 1
-        reports ??= []
         if (run.failing) {
-          reports.push({ slot, failure: { key: fresh.key, message: fresh.message, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
+          (reports ??= []).push({ slot, failure: { key: fresh.key, message: fresh.message, keys, program: run.failing.program, decisions: run.failing.decisions, strategy: run.strategy, r: result.r, run: this.runs - 1, rerun: this.rerun(result.r, j, result.fromCorpus === true) } })
         } else {
           this.fill(slot, lostFailure(fresh.key, fresh.message, run.lost?.program ?? { v: 1, actors: [] }, result.r, this.runs - 1, run.strategy, this.rerun(result.r, j, result.fromCorpus === true)))
         }
